@@ -1,0 +1,93 @@
+# waymark: build, run and test. `make run` and `make test` install what is
+# missing themselves (see `deps`), so a fresh Debian machine needs nothing else.
+
+SHELL := /bin/bash
+CC ?= cc
+
+# SAN=1 builds everything with AddressSanitizer and UBSan into build-asan/.
+ifeq ($(SAN),1)
+BUILD ?= build-asan
+SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+OPT := -O1
+else
+BUILD ?= build
+SANFLAGS :=
+OPT := -O2
+endif
+
+PKGS := fcgi json-c libsecp256k1 nettle openssl libcurl libmariadb
+PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+
+CFLAGS := -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror -Wshadow -Wformat=2 \
+	-Wno-format-nonliteral $(OPT) -g $(SANFLAGS) -Ilib -Ihandlers -Ifcgi -It
+LDFLAGS := $(SANFLAGS)
+
+LIB_SRC := $(sort $(wildcard lib/*.c))
+HANDLER_SRC := $(sort $(wildcard handlers/*.c))
+FCGI_SRC := $(sort $(wildcard fcgi/*.c))
+UNIT_SRC := $(sort $(wildcard t/unit/*.c))
+
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
+HANDLER_OBJ := $(HANDLER_SRC:%.c=$(BUILD)/obj/%.o)
+FCGI_OBJ := $(FCGI_SRC:%.c=$(BUILD)/obj/%.o)
+UNIT_BIN := $(UNIT_SRC:t/unit/%.c=$(BUILD)/t/%.t)
+
+PROGS := $(BUILD)/waymark-fcgi $(BUILD)/waymark
+GENERATED := $(BUILD)/nginx-routes.conf
+
+.PHONY: all deps run stop status test test-asan bench lint clean
+all: $(PROGS) $(UNIT_BIN) $(GENERATED)
+
+deps:
+	@tools/deps
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
+
+$(BUILD)/waymark-fcgi: $(FCGI_OBJ) $(HANDLER_OBJ) $(LIB_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+$(BUILD)/waymark: $(BUILD)/obj/tools/waymark.o $(HANDLER_OBJ) $(LIB_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+# Unit tests link every lib/ and handlers/ object (never fcgi/).
+$(BUILD)/t/%.t: $(BUILD)/obj/t/unit/%.o $(HANDLER_OBJ) $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+# The nginx locations are generated from the dispatch table.
+$(BUILD)/nginx-routes.conf: $(BUILD)/waymark
+	$(BUILD)/waymark routes nginx > $@.tmp && mv $@.tmp $@
+
+lint:
+	@tools/lint
+
+run: deps
+	@$(MAKE) --no-print-directory all
+	@tools/stack start
+
+stop:
+	@tools/stack stop
+
+status:
+	@tools/stack status
+
+test: deps
+	@$(MAKE) --no-print-directory all
+	@tools/lint
+	@tools/run-tests $(BUILD)
+
+test-asan: deps
+	@$(MAKE) --no-print-directory SAN=1 all
+	@tools/run-tests build-asan
+
+bench: deps
+	@$(MAKE) --no-print-directory all
+	@tools/bench
+
+clean:
+	rm -rf build build-asan
+
+-include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

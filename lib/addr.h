@@ -1,0 +1,38 @@
+/*
+ * addr.h: Ethereum addresses (20 bytes) and their EIP-55 text form.
+ *
+ * Parsing accepts "0x" + 40 hex digits that are all lowercase, all
+ * uppercase, or correctly EIP-55 checksummed; a mixed-case string with a
+ * wrong checksum is rejected (it is most likely a typo). Formatting
+ * always produces the checksummed form.
+ */
+#ifndef WAYMARK_ADDR_H
+#define WAYMARK_ADDR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define ADDR_LEN 20
+#define ADDR_TEXT_LEN 42 /* "0x" + 40 digits, without the NUL */
+
+struct addr {
+	uint8_t b[ADDR_LEN];
+};
+
+/* 0 on success, -1 when s is not an address as described above. */
+int addr_parse(const char *s, size_t slen, struct addr *out);
+
+/* True when s is "0x" + 40 hex digits with a valid EIP-55 checksum. */
+bool addr_is_checksummed(const char *s, size_t slen);
+
+/* Writes the EIP-55 form and a NUL into out[43]; returns out. */
+char *addr_format(const struct addr *a, char out[ADDR_TEXT_LEN + 1]);
+
+/* Writes the lowercase form and a NUL into out[43]; returns out. */
+char *addr_format_lower(const struct addr *a, char out[ADDR_TEXT_LEN + 1]);
+
+bool addr_is_zero(const struct addr *a);
+bool addr_eq(const struct addr *a, const struct addr *b);
+
+#endif
