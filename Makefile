@@ -44,18 +44,18 @@ deps:
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
+	@echo "  CC $<"; $(CC) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/waymark-fcgi: $(FCGI_OBJ) $(HANDLER_OBJ) $(LIB_OBJ)
-	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+	@echo "  LD $@"; $(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
 $(BUILD)/waymark: $(BUILD)/obj/tools/waymark.o $(HANDLER_OBJ) $(LIB_OBJ)
-	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+	@echo "  LD $@"; $(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
 # Unit tests link every lib/ and handlers/ object (never fcgi/).
 $(BUILD)/t/%.t: $(BUILD)/obj/t/unit/%.o $(HANDLER_OBJ) $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	$(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+	@echo "  LD $@"; $(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
 # The nginx locations are generated from the dispatch table.
 $(BUILD)/nginx-routes.conf: $(BUILD)/waymark

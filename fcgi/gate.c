@@ -1,0 +1,311 @@
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#include "gate.h"
+#include "hex.h"
+#include "json.h"
+#include "banned.h"
+
+#define QUERY_MAX 8192
+#define QUERY_MAX_PARAMS 32
+
+struct qparam {
+	char *name;
+	char *value;
+	size_t len;
+	bool used;
+};
+
+/* Decode one query component ('+' is a space); -1 on a bad escape. */
+static char *
+query_decode(struct pool *p, const char *s, size_t n, size_t *outlen)
+{
+	char *out = pool_alloc(p, n + 1);
+	size_t j = 0;
+
+	if (out == NULL)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '+') {
+			out[j++] = ' ';
+		} else if (s[i] == '%') {
+			int hi, lo;
+
+			if (i + 2 >= n)
+				return NULL;
+			hi = hex_digit((unsigned char)s[i + 1]);
+			lo = hex_digit((unsigned char)s[i + 2]);
+			if (hi < 0 || lo < 0 || (hi | lo) == 0)
+				return NULL;
+			out[j++] = (char)(hi << 4 | lo);
+			i += 2;
+		} else {
+			out[j++] = s[i];
+		}
+	}
+	out[j] = '\0';
+	*outlen = j;
+	return out;
+}
+
+/* Split the query string; 400 on bad escapes, repeats and excess. */
+static enum err
+query_split(struct req *r, struct resp *w, struct qparam *qp, size_t *nq)
+{
+	const char *s = r->query;
+	size_t n = 0;
+
+	if (strlen(s) > QUERY_MAX)
+		return resp_fail(w, ERR_INVALID_REQUEST, NULL,
+		    "The query string is longer than %d bytes.", QUERY_MAX);
+	while (*s) {
+		const char *amp = strchr(s, '&');
+		size_t plen = amp ? (size_t)(amp - s) : strlen(s);
+		const char *eq = memchr(s, '=', plen);
+		size_t klen = eq ? (size_t)(eq - s) : plen, vlen, kdl;
+
+		if (plen > 0) {
+			if (n == QUERY_MAX_PARAMS)
+				return resp_fail(w, ERR_INVALID_REQUEST, NULL,
+				    "The query string has more than %d parameters.", QUERY_MAX_PARAMS);
+			qp[n].name = query_decode(&r->pool, s, klen, &kdl);
+			qp[n].value = eq ? query_decode(&r->pool, eq + 1, plen - klen - 1, &vlen)
+			    : query_decode(&r->pool, "", 0, &vlen);
+			if (qp[n].name == NULL || qp[n].value == NULL)
+				return resp_fail(w, ERR_INVALID_REQUEST, NULL,
+				    "The query string has an invalid percent escape.");
+			qp[n].len = vlen;
+			qp[n].used = false;
+			for (size_t i = 0; i < n; i++)
+				if (strcmp(qp[i].name, qp[n].name) == 0)
+					return resp_fail(w, ERR_INVALID_FIELD, qp[n].name,
+					    "Query parameter %s is given more than once.", qp[n].name);
+			n++;
+		}
+		s += plen;
+		if (*s == '&')
+			s++;
+	}
+	*nq = n;
+	return ERR_NONE;
+}
+
+static bool
+is_json_type(const char *ct)
+{
+	size_t n = strlen("application/json");
+
+	if (ct == NULL || strncasecmp(ct, "application/json", n) != 0)
+		return false;
+	return ct[n] == '\0' || ct[n] == ';' || ct[n] == ' ';
+}
+
+static enum err
+read_body(const struct gate *g, struct req *r, struct resp *w)
+{
+	size_t want = (size_t)r->content_length, got = 0;
+	uint8_t *b = pool_alloc(&r->pool, want + 1);
+
+	if (b == NULL)
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
+	while (got < want) {
+		long k = g->read_body(g->read_ctx, b + got, want - got);
+
+		if (k <= 0)
+			break;
+		got += (size_t)k;
+	}
+	if (got != want)
+		return resp_fail(w, ERR_INVALID_REQUEST, NULL,
+		    "The request body ended before its Content-Length.");
+	r->body = b;
+	r->body_len = got;
+	return ERR_NONE;
+}
+
+static void
+json_release(void *o)
+{
+	json_object_put(o);
+}
+
+static enum err
+parse_body(const struct endpoint *ep, struct req *r, struct resp *w)
+{
+	struct json_limits lim = json_limits_default;
+	struct json_error je;
+	json_object *o = NULL;
+
+	lim.max_length = ep->body_max;
+	if (r->body_len == 0)
+		return resp_fail(w, ERR_INVALID_JSON, NULL, "The request body is empty; send a JSON object.");
+	if (json_parse_strict((const char *)r->body, r->body_len, &lim, &o, &je) < 0) {
+		if (je.code == JSON_E_DUPLICATE)
+			return resp_fail(w, ERR_DUPLICATE_KEY, je.name[0] ? je.name : NULL,
+			    "The JSON body repeats a member name (%s) at byte %zu.", je.msg,
+			    je.offset);
+		return resp_fail(w, ERR_INVALID_JSON, NULL, "The body is not valid JSON: %s at byte %zu.",
+		    je.msg, je.offset);
+	}
+	if (o == NULL)
+		return resp_fail(w, ERR_INVALID_JSON, NULL, "The JSON body must be an object, not null.");
+	pool_defer(&r->pool, json_release, o);
+	r->json = o;
+	return ERR_NONE;
+}
+
+/* Validate every declared field from its source into r->vals. */
+static enum err
+check_fields(const struct endpoint *ep, struct req *r, struct resp *w)
+{
+	struct qparam qp[QUERY_MAX_PARAMS];
+	size_t nq = 0;
+	char msg[256];
+	const struct field *f = ep->fields;
+	enum err e;
+
+	if (r->json && (ep->fields || (ep->flags & EP_STRICT)) &&
+	    !json_object_is_type(r->json, json_type_object))
+		return resp_fail(w, ERR_INVALID_JSON, NULL, "The JSON body must be an object.");
+	if ((e = query_split(r, w, qp, &nq)) != ERR_NONE)
+		return e;
+	for (size_t i = 0; f && f[i].name; i++) {
+		struct value *v = &r->vals[i];
+		const char *text = NULL;
+		size_t tlen = 0;
+		json_object *member = NULL;
+
+		if (i >= VALID_MAX_FIELDS)
+			return resp_fail(w, ERR_INTERNAL, NULL, NULL);
+		switch (f[i].src) {
+		case VS_PATH:
+			for (size_t k = 0; k < r->nparams; k++)
+				if (strcmp(r->params[k].name, f[i].name) == 0) {
+					text = r->params[k].value;
+					tlen = r->params[k].len;
+				}
+			break;
+		case VS_QUERY:
+			for (size_t k = 0; k < nq; k++)
+				if (strcmp(qp[k].name, f[i].name) == 0) {
+					text = qp[k].value;
+					tlen = qp[k].len;
+					qp[k].used = true;
+				}
+			break;
+		case VS_BODY:
+			if (r->json)
+				json_object_object_get_ex(r->json, f[i].name, &member);
+			break;
+		}
+		if (f[i].src == VS_BODY && r->json && member == NULL &&
+		    json_object_object_get_ex(r->json, f[i].name, NULL)) {
+			/* present with the value null */
+			return resp_fail(w, ERR_INVALID_FIELD, f[i].name, "Field %s must not be null.",
+			    f[i].name);
+		}
+		if (text == NULL && member == NULL) {
+			if (f[i].def) {
+				text = f[i].def;
+				tlen = strlen(text);
+			} else if (f[i].required) {
+				return resp_fail(w, ERR_MISSING_FIELD, f[i].name, "Field %s is required.",
+				    f[i].name);
+			} else {
+				continue;
+			}
+		}
+		e = member ? valid_json(&f[i], member, &r->pool, v, msg, sizeof(msg))
+		    : valid_text(&f[i], text, tlen, &r->pool, v, msg, sizeof(msg));
+		if (e != ERR_NONE)
+			return resp_fail(w, e, f[i].name, "%s", msg);
+	}
+	for (size_t k = 0; k < nq; k++)
+		if (!qp[k].used)
+			return resp_fail(w, ERR_UNKNOWN_FIELD, qp[k].name,
+			    "This endpoint has no query parameter %s.", qp[k].name);
+	if ((ep->flags & EP_STRICT) && r->json) {
+		json_object_object_foreach(r->json, key, val) {
+			bool known = false;
+
+			(void)val;
+			for (size_t i = 0; f && f[i].name; i++)
+				if (f[i].src == VS_BODY && strcmp(f[i].name, key) == 0)
+					known = true;
+			if (!known)
+				return resp_fail(w, ERR_UNKNOWN_FIELD, key,
+				    "This endpoint does not accept the field %s.", key);
+		}
+	}
+	return ERR_NONE;
+}
+
+static enum err
+gate_checks(const struct gate *g, struct req *r, struct resp *w)
+{
+	const struct endpoint *ep = NULL;
+	unsigned allow = 0;
+	enum err e;
+
+	switch (endpoint_find(g->table, g->ntable, r->method, r->path, &r->pool, &ep, r->params,
+	    &r->nparams, &allow)) {
+	case EP_NO_PATH:
+		return resp_fail(w, ERR_NOT_FOUND, NULL, "No endpoint has the path %s.",
+		    strlen(r->path) > 200 ? "given" : r->path);
+	case EP_WRONG_METHOD: {
+		char text[128];
+
+		endpoint_allow_text(allow, text, sizeof(text));
+		resp_header(w, "Allow", text);
+		return resp_fail(w, ERR_METHOD_NOT_ALLOWED, NULL,
+		    "%s is not allowed on this path; use %s.", r->method_text, text);
+	}
+	case EP_FOUND:
+		break;
+	}
+	r->ep = ep;
+	if (ep->body == BODY_JSON) {
+		if (r->content_length > ep->body_max)
+			return resp_fail(w, ERR_BODY_TOO_LARGE, NULL,
+			    "The request body is larger than this endpoint's limit of %zu bytes.",
+			    ep->body_max);
+		if (!is_json_type(r->content_type))
+			return resp_fail(w, ERR_UNSUPPORTED_MEDIA_TYPE, NULL,
+			    "Send the body as Content-Type: application/json.");
+		if ((e = read_body(g, r, w)) != ERR_NONE)
+			return e;
+		if ((e = parse_body(ep, r, w)) != ERR_NONE)
+			return e;
+	}
+	if ((e = check_fields(ep, r, w)) != ERR_NONE)
+		return e;
+	if (ep->auth != AUTH_NONE)
+		return resp_fail(w, ERR_INTERNAL, NULL, "This endpoint's authentication is not available.");
+	if (ep->flags & EP_DB) {
+		if (db_connect(g->db) != DB_OK)
+			return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
+		r->db = g->db;
+	}
+	return ep->handler(r, w);
+}
+
+void
+gate_run(const struct gate *g, struct req *r, struct resp *w)
+{
+	enum err e;
+
+	r->cfg = g->cfg;
+	if (r->method == HM__MAX) {
+		resp_fail(w, ERR_METHOD_NOT_ALLOWED, NULL, "Unknown HTTP method.");
+		return;
+	}
+	e = gate_checks(g, r, w);
+	if (g->db->in_txn)
+		db_rollback(g->db);
+	if (e == ERR_DATABASE_UNAVAILABLE || e == ERR_INTERNAL)
+		fprintf(stderr, "waymark: %s %s: %s (db: %s)\n", r->method_text,
+		    r->ep ? r->ep->id : "-", err_info(e)->code, g->db->err[0] ? g->db->err : "-");
+	if (r->ep && (r->ep->flags & EP_NO_STORE))
+		resp_header(w, "Cache-Control", "private, no-store");
+}

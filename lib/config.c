@@ -1,0 +1,371 @@
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "banned.h"
+
+#define S(m) offsetof(struct config, m), sizeof(((struct config *)0)->m)
+#define N(m) offsetof(struct config, m), sizeof(((struct config *)0)->m)
+
+const struct config_key config_keys[] = {
+	{ "listen", CT_LISTEN, S(listen), "127.0.0.1:8080", 0, 0, false,
+	    "address:port the local nginx listens on (make run)" },
+	{ "public_base_url", CT_URL, S(public_base_url), "", 0, 0, false,
+	    "the public {base_url}; x402 resource URLs and SIWX domain/URIs derive from it "
+	    "(default http://<listen>)" },
+	{ "app_url", CT_URL, S(app_url), "", 0, 0, false,
+	    "the website {app_url} used in links (default: public_base_url)" },
+	{ "docs_url", CT_URL, S(docs_url), "", 0, 0, false,
+	    "the documentation site {docs_url} (default: public_base_url + /docs)" },
+	{ "workers", CT_UINT, N(workers), "2", 1, 256, false,
+	    "FastCGI worker processes in the pool" },
+	{ "db_socket", CT_STRING, S(db_socket), "", 0, 0, false,
+	    "MariaDB unix socket path; when set, db_host and db_port are not used" },
+	{ "db_host", CT_STRING, S(db_host), "127.0.0.1", 0, 0, false, "MariaDB host" },
+	{ "db_port", CT_UINT, N(db_port), "3306", 1, 65535, false, "MariaDB TCP port" },
+	{ "db_name", CT_STRING, S(db_name), "waymark", 0, 0, false, "database name" },
+	{ "db_user", CT_STRING, S(db_user), "waymark", 0, 0, false, "database user" },
+	{ "db_password", CT_STRING, S(db_password), "", 0, 0, true, "database password" },
+	{ "db_timeout", CT_UINT, N(db_timeout), "3", 1, 60, false,
+	    "seconds to wait for MariaDB to connect, read or write before answering 503" },
+	{ "health_ttl_ms", CT_UINT, N(health_ttl_ms), "1000", 0, 60000, false,
+	    "how long one worker reuses its /health database check, in milliseconds" },
+	{ "rpc_url", CT_URL, S(rpc_url), "", 0, 0, false,
+	    "JSON-RPC URL of the chain; empty: make run starts a local chain" },
+	{ "chain_id", CT_UINT, N(chain_id), "8453", 1, UINT64_C(0xffffffffffff), false,
+	    "EVM chain id (Base mainnet 8453)" },
+	{ "confirmations", CT_UINT, N(confirmations), "5", 0, 1000, false,
+	    "blocks behind the head before an event is indexed" },
+	{ "companion_address", CT_ADDRESS, S(companion_address),
+	    "0xb7f990Ef5C59a6A50Fb226f0687D3FB43cF1Cd66", 0, 0, false,
+	    "routed-recognition companion contract (EIP-712 verifyingContract of reviews)" },
+	{ "companion_start_block", CT_UINT, N(companion_start_block), "48664307", 0,
+	    UINT64_C(0xffffffffffff), false, "first block the indexer reads for the companion" },
+	{ "boon_address", CT_ADDRESS, S(boon_address),
+	    "0x5Bec0bD17D16641660D66d82da4cF78b46B9EBA3", 0, 0, false, "service token contract" },
+	{ "tips_address", CT_ADDRESS, S(tips_address),
+	    "0x22aC2E603D4B1CaAb3A8433f1691BA6158A896AF", 0, 0, false,
+	    "tip settlement contract (BoonV3)" },
+	{ "tips_start_block", CT_UINT, N(tips_start_block), "0", 0, UINT64_C(0xffffffffffff), false,
+	    "first block the indexer reads for tip events" },
+	{ "attestation_address", CT_ADDRESS, S(attestation_address),
+	    "0xC53160EEedb119670A7c13CC7C3709CdE6c9b469", 0, 0, false,
+	    "gratitude attestation (soulbound ERC-721) contract" },
+	{ "identity_registry_address", CT_ADDRESS, S(identity_registry_address),
+	    "0x8004A169FB4a3325136EB29fA0ceB6D2e539a432", 0, 0, false,
+	    "ERC-8004 identity registry (agent:<N> handles)" },
+	{ "network", CT_NETWORK, S(network), "eip155:8453", 0, 0, false,
+	    "CAIP-2 network of x402 payments; must be eip155:<chain_id>" },
+	{ "usdc_address", CT_ADDRESS, S(usdc_address),
+	    "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", 0, 0, false, "USDC token contract" },
+	{ "pay_to", CT_ADDRESS, S(pay_to), "0x9eD16E6E1c0eA4f3739d1cF23041ed7aA782c08F", 0, 0,
+	    false, "recipient of paid reads and paid review publication" },
+	{ "facilitator_url", CT_URL, S(facilitator_url), "https://x402.org/facilitator", 0, 0, false,
+	    "x402 facilitator base URL (/verify, /settle, /supported)" },
+	{ "catalog_url", CT_URL, S(catalog_url), "", 0, 0, false,
+	    "Bazaar-compatible discovery API synced into the x402 network catalog; empty: none" },
+	{ "payer_client", CT_STRING, S(payer_client), "agentcash", 0, 0, false,
+	    "payer client named in discovery invocation handoffs" },
+};
+const size_t config_nkeys = sizeof(config_keys) / sizeof(config_keys[0]);
+
+char *
+config_env_name(const char *key, char *out, size_t cap)
+{
+	size_t j = 0;
+	int k = snprintf(out, cap, "WAYMARK_");
+
+	if (k < 0 || (size_t)k >= cap)
+		return out;
+	j = (size_t)k;
+	for (const char *p = key; *p && j + 1 < cap; p++)
+		out[j++] = (char)toupper((unsigned char)*p);
+	out[j] = '\0';
+	return out;
+}
+
+static int
+parse_uint(const char *s, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (*s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (errno || *end != '\0')
+		return -1;
+	*out = v;
+	return 0;
+}
+
+static bool
+valid_url_text(const char *s)
+{
+	const char *rest;
+
+	if (strncmp(s, "https://", 8) == 0)
+		rest = s + 8;
+	else if (strncmp(s, "http://", 7) == 0)
+		rest = s + 7;
+	else
+		return false;
+	if (*rest == '\0' || *rest == '/')
+		return false;
+	for (const char *p = s; *p; p++)
+		if ((unsigned char)*p <= ' ' || *p == 0x7f)
+			return false;
+	return true;
+}
+
+/* Set one key from text; -1 with a reason in why[cap]. */
+static int
+set_value(struct config *c, const struct config_key *k, const char *v, char *why, size_t cap)
+{
+	char *dst = (char *)c + k->offset;
+
+	switch (k->type) {
+	case CT_STRING:
+		if (strlen(v) >= k->size) {
+			snprintf(why, cap, "longer than %zu characters", k->size - 1);
+			return -1;
+		}
+		memcpy(dst, v, strlen(v) + 1);
+		return 0;
+	case CT_URL:
+		if (*v && !valid_url_text(v)) {
+			snprintf(why, cap, "not an http(s) URL with a host");
+			return -1;
+		}
+		if (strlen(v) >= k->size) {
+			snprintf(why, cap, "longer than %zu characters", k->size - 1);
+			return -1;
+		}
+		/* Stored without a trailing slash so paths can be appended. */
+		memcpy(dst, v, strlen(v) + 1);
+		for (size_t n = strlen(dst); n > 0 && dst[n - 1] == '/'; n--)
+			dst[n - 1] = '\0';
+		return 0;
+	case CT_UINT: {
+		uint64_t u;
+
+		if (parse_uint(v, &u) < 0 || u < k->min || u > k->max) {
+			snprintf(why, cap, "not an integer in %" PRIu64 "..%" PRIu64, k->min, k->max);
+			return -1;
+		}
+		memcpy(dst, &u, sizeof(u));
+		return 0;
+	}
+	case CT_ADDRESS: {
+		struct addr a;
+
+		if (addr_parse(v, strlen(v), &a) < 0) {
+			snprintf(why, cap, "not an address (0x + 40 hex digits, EIP-55 or lowercase)");
+			return -1;
+		}
+		memcpy(dst, &a, sizeof(a));
+		return 0;
+	}
+	case CT_LISTEN: {
+		const char *colon = strrchr(v, ':');
+		uint64_t port;
+
+		if (colon == NULL || colon == v || parse_uint(colon + 1, &port) < 0 || port < 1 ||
+		    port > 65535 || strlen(v) >= k->size || strpbrk(v, " \t/")) {
+			snprintf(why, cap, "not host:port");
+			return -1;
+		}
+		memcpy(dst, v, strlen(v) + 1);
+		return 0;
+	}
+	case CT_NETWORK: {
+		uint64_t id;
+
+		if (strncmp(v, "eip155:", 7) != 0 || v[7] == '0' || parse_uint(v + 7, &id) < 0 ||
+		    id == 0 || strlen(v) >= k->size) {
+			snprintf(why, cap, "not a CAIP-2 eip155:<chain id> network");
+			return -1;
+		}
+		memcpy(dst, v, strlen(v) + 1);
+		return 0;
+	}
+	case CT__MAX:
+		break;
+	}
+	snprintf(why, cap, "unknown type");
+	return -1;
+}
+
+static const struct config_key *
+find_key(const char *name)
+{
+	for (size_t i = 0; i < config_nkeys; i++)
+		if (strcmp(config_keys[i].name, name) == 0)
+			return &config_keys[i];
+	return NULL;
+}
+
+static char *
+trim(char *s)
+{
+	char *e;
+
+	while (*s == ' ' || *s == '\t')
+		s++;
+	e = s + strlen(s);
+	while (e > s && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r' || e[-1] == '\n'))
+		*--e = '\0';
+	return s;
+}
+
+static int
+load_file(struct config *c, const char *path, char *err, size_t cap)
+{
+	FILE *f = fopen(path, "r");
+	char line[4096], why[160];
+	bool seen[64] = { false };
+	unsigned lineno = 0;
+	int rc = -1;
+
+	if (f == NULL) {
+		snprintf(err, cap, "config: cannot open %s", path);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		char *eq, *key, *val;
+		const struct config_key *k;
+
+		lineno++;
+		if (strchr(line, '\n') == NULL && !feof(f)) {
+			snprintf(err, cap, "config: %s:%u: line too long", path, lineno);
+			goto out;
+		}
+		key = trim(line);
+		if (*key == '\0' || *key == '#')
+			continue;
+		eq = strchr(key, '=');
+		if (eq == NULL) {
+			snprintf(err, cap, "config: %s:%u: expected key = value", path, lineno);
+			goto out;
+		}
+		*eq = '\0';
+		key = trim(key);
+		val = trim(eq + 1);
+		k = find_key(key);
+		if (k == NULL) {
+			snprintf(err, cap, "config: %s:%u: unknown key \"%s\"", path, lineno, key);
+			goto out;
+		}
+		if (seen[k - config_keys]) {
+			snprintf(err, cap, "config: %s:%u: key \"%s\" given twice", path, lineno, key);
+			goto out;
+		}
+		seen[k - config_keys] = true;
+		if (set_value(c, k, val, why, sizeof(why)) < 0) {
+			snprintf(err, cap, "config: %s:%u: %s: %s", path, lineno, key, why);
+			goto out;
+		}
+	}
+	rc = 0;
+out:
+	fclose(f);
+	return rc;
+}
+
+/* Checks across keys, and defaults derived from other keys. */
+static int
+finish(struct config *c, char *err, size_t cap)
+{
+	char want[64];
+
+	if (c->public_base_url[0] == '\0')
+		snprintf(c->public_base_url, sizeof(c->public_base_url), "http://%s", c->listen);
+	if (c->app_url[0] == '\0')
+		snprintf(c->app_url, sizeof(c->app_url), "%s", c->public_base_url);
+	if (c->docs_url[0] == '\0' &&
+	    snprintf(c->docs_url, sizeof(c->docs_url), "%s/docs", c->public_base_url) >=
+	    (int)sizeof(c->docs_url)) {
+		snprintf(err, cap, "config: docs_url (WAYMARK_DOCS_URL): too long");
+		return -1;
+	}
+	snprintf(want, sizeof(want), "eip155:%" PRIu64, c->chain_id);
+	if (strcmp(want, c->network) != 0) {
+		snprintf(err, cap, "config: network (WAYMARK_NETWORK) is %s but chain_id "
+		    "(WAYMARK_CHAIN_ID) is %" PRIu64 "; they must name the same chain",
+		    c->network, c->chain_id);
+		return -1;
+	}
+	if (addr_is_zero(&c->pay_to)) {
+		snprintf(err, cap, "config: pay_to (WAYMARK_PAY_TO) must not be the zero address");
+		return -1;
+	}
+	return 0;
+}
+
+int
+config_load(struct config *c, const char *path, char *err, size_t cap)
+{
+	char why[160], env[96];
+
+	memset(c, 0, sizeof(*c));
+	if (config_nkeys > 64) {
+		snprintf(err, cap, "config: too many keys");
+		return -1;
+	}
+	for (size_t i = 0; i < config_nkeys; i++) {
+		if (set_value(c, &config_keys[i], config_keys[i].def, why, sizeof(why)) < 0) {
+			snprintf(err, cap, "config: built-in default of %s: %s", config_keys[i].name, why);
+			return -1;
+		}
+	}
+	if (path && *path && load_file(c, path, err, cap) < 0)
+		return -1;
+	for (size_t i = 0; i < config_nkeys; i++) {
+		const char *v = getenv(config_env_name(config_keys[i].name, env, sizeof(env)));
+
+		if (v == NULL)
+			continue;
+		if (set_value(c, &config_keys[i], v, why, sizeof(why)) < 0) {
+			snprintf(err, cap, "config: %s (%s): %s", config_keys[i].name, env, why);
+			return -1;
+		}
+	}
+	return finish(c, err, cap);
+}
+
+int
+config_get(const struct config *c, const char *key, char *out, size_t cap)
+{
+	const struct config_key *k = find_key(key);
+	const char *src;
+	int n;
+
+	if (k == NULL)
+		return -1;
+	src = (const char *)c + k->offset;
+	switch (k->type) {
+	case CT_UINT: {
+		uint64_t u;
+
+		memcpy(&u, src, sizeof(u));
+		n = snprintf(out, cap, "%" PRIu64, u);
+		break;
+	}
+	case CT_ADDRESS: {
+		char a[ADDR_TEXT_LEN + 1];
+
+		addr_format((const struct addr *)(const void *)src, a);
+		n = snprintf(out, cap, "%s", a);
+		break;
+	}
+	default:
+		n = snprintf(out, cap, "%s", src);
+		break;
+	}
+	return (n < 0 || (size_t)n >= cap) ? -1 : 0;
+}

@@ -1,0 +1,95 @@
+/*
+ * config.h: the service configuration: one file of `key = value` lines
+ * plus environment overrides WAYMARK_<KEY> (DESIGN.md "Configuration
+ * contract"). Every key is a row of one table (config.c) with its type,
+ * default and one-line documentation; INSTALL lists the same rows, and a
+ * test checks that it does.
+ *
+ * Precedence: built-in default < file < environment. An unknown key, a
+ * repeated key or an invalid value stops start-up with a message naming
+ * the key (config_load returns -1 and fills err).
+ */
+#ifndef WAYMARK_CONFIG_H
+#define WAYMARK_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "addr.h"
+
+#define CONFIG_STR_MAX 2048
+
+struct config {
+	char listen[128];               /* host:port nginx listens on */
+	char public_base_url[CONFIG_STR_MAX];
+	char app_url[CONFIG_STR_MAX];
+	char docs_url[CONFIG_STR_MAX];
+	uint64_t workers;
+
+	char db_socket[1024];
+	char db_host[256];
+	uint64_t db_port;
+	char db_name[64];
+	char db_user[64];
+	char db_password[256];
+	uint64_t db_timeout;            /* seconds, connect/read/write */
+	uint64_t health_ttl_ms;
+
+	char rpc_url[CONFIG_STR_MAX];
+	uint64_t chain_id;
+	uint64_t confirmations;
+	struct addr companion_address;
+	uint64_t companion_start_block;
+	struct addr boon_address;
+	struct addr tips_address;
+	uint64_t tips_start_block;
+	struct addr attestation_address;
+	struct addr identity_registry_address;
+
+	char network[64];               /* CAIP-2, eip155:<chain_id> */
+	struct addr usdc_address;
+	struct addr pay_to;
+	char facilitator_url[CONFIG_STR_MAX];
+	char catalog_url[CONFIG_STR_MAX];
+	char payer_client[64];
+};
+
+enum config_type {
+	CT_STRING,
+	CT_URL,       /* http:// or https:// URL, or empty when optional */
+	CT_UINT,
+	CT_ADDRESS,
+	CT_LISTEN,    /* host:port */
+	CT_NETWORK,   /* eip155:<positive integer> */
+	CT__MAX
+};
+
+struct config_key {
+	const char *name;       /* file key, e.g. "pay_to"; env WAYMARK_PAY_TO */
+	enum config_type type;
+	size_t offset;          /* into struct config */
+	size_t size;            /* of the member (strings) */
+	const char *def;        /* default text; "" allowed where optional */
+	uint64_t min, max;      /* CT_UINT */
+	bool secret;            /* never printed */
+	const char *doc;
+};
+
+/* The key table and its length. */
+extern const struct config_key config_keys[];
+extern const size_t config_nkeys;
+
+/*
+ * Load defaults, then `path` (NULL or "" for none), then the environment.
+ * Returns 0, or -1 with a message naming the key in err[cap].
+ */
+int config_load(struct config *c, const char *path, char *err, size_t cap);
+
+/* The value of a key as text (secrets included) into out[cap]; 0 or -1. */
+int config_get(const struct config *c, const char *key, char *out, size_t cap);
+
+/* The environment variable name of a key into out[cap]. */
+char *config_env_name(const char *key, char *out, size_t cap);
+
+#endif

@@ -1,0 +1,85 @@
+/*
+ * endpoint.h: the row type of the dispatch table, and matching a request
+ * path against the rows' patterns. The table itself (every endpoint the
+ * service has) is handlers/table.c; lib/ knows no particular endpoint.
+ *
+ * A pattern is a path whose segments are literals or "{name}"; a "{name}"
+ * segment matches one non-empty path segment, percent-decoded, and is
+ * validated by the row's field of the same name (source VS_PATH).
+ */
+#ifndef WAYMARK_ENDPOINT_H
+#define WAYMARK_ENDPOINT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "err.h"
+#include "http.h"
+#include "valid.h"
+
+enum auth_kind {
+	AUTH_NONE,    /* no credential */
+	AUTH_PAID,    /* x402 payment; price in the row */
+	AUTH_SIWX,    /* identity-only sign-in proof */
+	AUTH_EIP712,  /* typed-signature headers */
+	AUTH__MAX
+};
+
+enum rate_class {
+	RATE_NONE,    /* no request-rate limit in nginx */
+	RATE_SITE,    /* free site reads: per-client limit_req zone "site" */
+	RATE__MAX
+};
+
+enum body_kind {
+	BODY_NONE,    /* no body expected; one that is sent is ignored */
+	BODY_JSON,    /* application/json, parsed strictly */
+};
+
+/* Row flags. */
+#define EP_DB         0x1u /* needs the database: 503 when it is unreachable */
+#define EP_STRICT     0x2u /* body members outside `fields` are rejected */
+#define EP_NO_STORE   0x4u /* Cache-Control: private, no-store */
+
+typedef enum err (*handler_fn)(struct req *r, struct resp *w);
+
+struct endpoint {
+	const char *id;          /* stable resource id, e.g. "workflows.cost_preview" */
+	enum http_method method;
+	const char *pattern;     /* "/api/v1/x402/routes/{routeId}" */
+	handler_fn handler;
+	enum auth_kind auth;
+	const char *price_usdc;  /* decimal USDC for AUTH_PAID rows, else NULL */
+	size_t body_max;         /* bytes; 0 for BODY_NONE rows */
+	enum rate_class rate;
+	enum body_kind body;
+	unsigned flags;
+	const struct field *fields; /* terminated by a row with name NULL */
+	const char *summary;     /* one line, for listings and docs */
+};
+
+enum ep_match {
+	EP_FOUND,         /* *out is the row for method and path */
+	EP_WRONG_METHOD,  /* path exists; *allow has a bit per allowed method */
+	EP_NO_PATH,       /* no row has this path */
+};
+
+/*
+ * Find the row for (method, path) in tab[0..n). On EP_FOUND the "{name}"
+ * segments are stored in params (decoded copies allocated from pool).
+ * Path segments with invalid percent escapes match nothing.
+ */
+enum ep_match endpoint_find(const struct endpoint *tab, size_t n, enum http_method method,
+    const char *path, struct pool *pool, const struct endpoint **out,
+    struct path_param *params, size_t *nparams, unsigned *allow);
+
+/* True when path matches pattern (no parameters are captured). */
+bool endpoint_path_matches(const char *pattern, const char *path);
+
+/* "GET, POST" for an allow mask, into out[cap]; returns out. */
+char *endpoint_allow_text(unsigned allow, char *out, size_t cap);
+
+/* Number of "{name}" segments in a pattern. */
+size_t endpoint_param_count(const char *pattern);
+
+#endif

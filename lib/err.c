@@ -1,0 +1,56 @@
+#include <stddef.h>
+
+#include "err.h"
+#include "banned.h"
+
+static const struct err_info errors[ERR__MAX] = {
+	[ERR_NONE] = { 200, "ok", "OK." },
+	[ERR_INVALID_REQUEST] = { 400, "invalid_request", "The request is invalid." },
+	[ERR_INVALID_JSON] = { 400, "invalid_json", "The request body is not valid JSON." },
+	[ERR_DUPLICATE_KEY] = { 400, "duplicate_key", "A JSON object repeats a member name." },
+	[ERR_UNKNOWN_FIELD] = { 400, "unknown_field", "The request has a field this endpoint does not accept." },
+	[ERR_MISSING_FIELD] = { 400, "missing_field", "A required field is missing." },
+	[ERR_INVALID_FIELD] = { 400, "invalid_field", "A field is invalid." },
+	[ERR_NOT_FOUND] = { 404, "not_found", "No such resource." },
+	[ERR_METHOD_NOT_ALLOWED] = { 405, "method_not_allowed", "This method is not allowed on this path." },
+	[ERR_GONE] = { 410, "gone", "This endpoint has been retired." },
+	[ERR_BODY_TOO_LARGE] = { 413, "body_too_large", "The request body is too large for this endpoint." },
+	[ERR_UNSUPPORTED_MEDIA_TYPE] = { 415, "unsupported_media_type", "The request body must be application/json." },
+	[ERR_RATE_LIMITED] = { 429, "rate_limited", "Too many requests; slow down." },
+	[ERR_INTERNAL] = { 500, "internal_error", "The service failed to answer this request." },
+	[ERR_DATABASE_UNAVAILABLE] = { 503, "database_unavailable", "The database is unavailable; try again shortly." },
+};
+
+const struct err_info *
+err_info(enum err e)
+{
+	if ((unsigned)e >= ERR__MAX)
+		return &errors[ERR_INTERNAL];
+	return &errors[e];
+}
+
+const char *
+err_reason_phrase(int status)
+{
+	switch (status) {
+	case 200: return "OK";
+	case 201: return "Created";
+	case 202: return "Accepted";
+	case 204: return "No Content";
+	case 400: return "Bad Request";
+	case 402: return "Payment Required";
+	case 403: return "Forbidden";
+	case 404: return "Not Found";
+	case 405: return "Method Not Allowed";
+	case 409: return "Conflict";
+	case 410: return "Gone";
+	case 413: return "Content Too Large";
+	case 415: return "Unsupported Media Type";
+	case 422: return "Unprocessable Content";
+	case 429: return "Too Many Requests";
+	case 500: return "Internal Server Error";
+	case 502: return "Bad Gateway";
+	case 503: return "Service Unavailable";
+	default: return "Unknown";
+	}
+}

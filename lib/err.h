@@ -1,0 +1,40 @@
+/*
+ * err.h: the one error enum of the HTTP API, mapped once to an HTTP
+ * status, a snake_case code and a default one-sentence message
+ * (DESIGN.md "HTTP conventions"). resp_fail() in http.h writes the body.
+ */
+#ifndef WAYMARK_ERR_H
+#define WAYMARK_ERR_H
+
+enum err {
+	ERR_NONE = 0,
+	ERR_INVALID_REQUEST,        /* 400 generic: a field or parameter is invalid */
+	ERR_INVALID_JSON,           /* 400 the body is not strict JSON */
+	ERR_DUPLICATE_KEY,          /* 400 a JSON object repeats a member name */
+	ERR_UNKNOWN_FIELD,          /* 400 an undeclared property or query parameter */
+	ERR_MISSING_FIELD,          /* 400 a required field is absent */
+	ERR_INVALID_FIELD,          /* 400 a field failed its validator */
+	ERR_NOT_FOUND,              /* 404 no such path or resource */
+	ERR_METHOD_NOT_ALLOWED,     /* 405 path exists, method does not */
+	ERR_GONE,                   /* 410 retired endpoint */
+	ERR_BODY_TOO_LARGE,         /* 413 */
+	ERR_UNSUPPORTED_MEDIA_TYPE, /* 415 */
+	ERR_RATE_LIMITED,           /* 429 */
+	ERR_INTERNAL,               /* 500 */
+	ERR_DATABASE_UNAVAILABLE,   /* 503 */
+	ERR__MAX
+};
+
+struct err_info {
+	int status;
+	const char *code;
+	const char *message;
+};
+
+/* The row for e (ERR_INTERNAL's row for out-of-range values). */
+const struct err_info *err_info(enum err e);
+
+/* Reason phrase for an HTTP status ("OK", "Not Found", ...). */
+const char *err_reason_phrase(int status);
+
+#endif

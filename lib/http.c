@@ -1,0 +1,128 @@
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "http.h"
+#include "json.h"
+#include "endpoint.h"
+#include "banned.h"
+
+#define RESP_HEADERS_MAX (16 * 1024)
+#define RESP_BODY_MAX (8 * 1024 * 1024)
+
+static const char *const method_names[HM__MAX] = {
+	[HM_GET] = "GET",
+	[HM_HEAD] = "HEAD",
+	[HM_POST] = "POST",
+	[HM_PUT] = "PUT",
+	[HM_PATCH] = "PATCH",
+	[HM_DELETE] = "DELETE",
+	[HM_OPTIONS] = "OPTIONS",
+};
+
+enum http_method
+http_method_parse(const char *s)
+{
+	for (int m = 0; m < HM__MAX; m++)
+		if (strcmp(s, method_names[m]) == 0)
+			return (enum http_method)m;
+	return HM__MAX;
+}
+
+const char *
+http_method_name(enum http_method m)
+{
+	return (unsigned)m < HM__MAX ? method_names[m] : "?";
+}
+
+const char *
+req_header(const struct req *r, const char *name)
+{
+	for (size_t i = 0; i < r->nheaders; i++)
+		if (strcmp(r->headers[i].name, name) == 0)
+			return r->headers[i].value;
+	return NULL;
+}
+
+const struct value *
+req_val(const struct req *r, const char *name)
+{
+	const struct field *f;
+
+	if (r->ep == NULL || r->ep->fields == NULL)
+		return NULL;
+	f = r->ep->fields;
+	for (size_t i = 0; i < VALID_MAX_FIELDS && f[i].name; i++)
+		if (strcmp(f[i].name, name) == 0)
+			return r->vals[i].present ? &r->vals[i] : NULL;
+	return NULL;
+}
+
+void
+resp_init(struct resp *w)
+{
+	w->status = 200;
+	w->content_type = "application/json";
+	buf_init(&w->headers, RESP_HEADERS_MAX);
+	buf_init(&w->body, RESP_BODY_MAX);
+}
+
+void
+resp_release(struct resp *w)
+{
+	buf_release(&w->headers);
+	buf_release(&w->body);
+}
+
+int
+resp_header(struct resp *w, const char *name, const char *value)
+{
+	if (strpbrk(name, "\r\n:") || strpbrk(value, "\r\n"))
+		return -1;
+	return buf_printf(&w->headers, "%s: %s\r\n", name, value);
+}
+
+int
+resp_json(struct resp *w, int status, json_object *obj)
+{
+	size_t len;
+	const char *s = json_dump(obj, &len);
+
+	w->status = status;
+	w->content_type = "application/json";
+	buf_reset(&w->body);
+	if (s == NULL || buf_add(&w->body, s, len) < 0)
+		return -1;
+	return 0;
+}
+
+enum err
+resp_fail(struct resp *w, enum err e, const char *field, const char *fmt, ...)
+{
+	const struct err_info *info = err_info(e);
+	json_object *o = json_object_new_object();
+	char msg[512];
+
+	if (fmt) {
+		va_list ap;
+
+		va_start(ap, fmt);
+		vsnprintf(msg, sizeof(msg), fmt, ap);
+		va_end(ap);
+	} else {
+		snprintf(msg, sizeof(msg), "%s", info->message);
+	}
+	json_object_object_add(o, "error", json_object_new_string(info->code));
+	json_object_object_add(o, "message", json_object_new_string(msg));
+	if (field)
+		json_object_object_add(o, "field", json_object_new_string(field));
+	if (resp_json(w, info->status, o) < 0) {
+		/* The fixed fallback always fits. */
+		buf_reset(&w->body);
+		buf_adds(&w->body, "{\"error\":\"internal_error\",\"message\":\"response too large\"}");
+		w->status = 500;
+	}
+	w->status = info->status;
+	json_object_put(o);
+	return e;
+}

@@ -1,0 +1,212 @@
+#include <dirent.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <openssl/evp.h>
+
+#include "buf.h"
+#include "hex.h"
+#include "migrate.h"
+#include "banned.h"
+
+#define MIGRATIONS_MAX 999
+#define MIGRATION_FILE_MAX (4 * 1024 * 1024)
+
+struct migration {
+	unsigned version;
+	char name[200];
+};
+
+static int
+by_version(const void *a, const void *b)
+{
+	const struct migration *x = a, *y = b;
+
+	return (x->version > y->version) - (x->version < y->version);
+}
+
+/* "001_name.sql" -> version 1; -1 when the name is not a migration. */
+static int
+parse_name(const char *n, unsigned *version)
+{
+	size_t len = strlen(n);
+
+	if (len < 9 || strcmp(n + len - 4, ".sql") != 0)
+		return -1;
+	for (int i = 0; i < 3; i++)
+		if (n[i] < '0' || n[i] > '9')
+			return -1;
+	if (n[3] != '_')
+		return -1;
+	for (size_t i = 4; i < len - 4; i++)
+		if (!((n[i] >= 'a' && n[i] <= 'z') || (n[i] >= '0' && n[i] <= '9') || n[i] == '_' ||
+		    n[i] == '-'))
+			return -1;
+	*version = (unsigned)((n[0] - '0') * 100 + (n[1] - '0') * 10 + (n[2] - '0'));
+	return *version == 0 ? -1 : 0;
+}
+
+static int
+read_file(const char *path, struct buf *b)
+{
+	FILE *f = fopen(path, "rb");
+	char chunk[8192];
+	size_t n;
+	int rc = 0;
+
+	if (f == NULL)
+		return -1;
+	while ((n = fread(chunk, 1, sizeof(chunk), f)) > 0)
+		if (buf_add(b, chunk, n) < 0) {
+			rc = -1;
+			break;
+		}
+	if (ferror(f))
+		rc = -1;
+	fclose(f);
+	return rc;
+}
+
+static void
+sha256_hex(const void *data, size_t len, char out[67])
+{
+	unsigned char md[32];
+	unsigned int mdlen = 0;
+
+	EVP_Digest(data, len, md, &mdlen, EVP_sha256(), NULL);
+	hex_encode(md, 32, out);
+}
+
+/* The recorded checksum of version v into out[65], or "" when unapplied. */
+static enum db_rc
+applied_sha(struct db *d, unsigned v, bool have_table, char out[65])
+{
+	char q[128];
+	MYSQL_RES *res;
+	MYSQL_ROW row;
+	enum db_rc rc;
+
+	out[0] = '\0';
+	if (!have_table)
+		return DB_OK;
+	snprintf(q, sizeof(q), "SELECT sha256 FROM schema_migrations WHERE version = %u", v);
+	if ((rc = db_query(d, q, &res)) != DB_OK)
+		return rc;
+	if (res && (row = mysql_fetch_row(res)) != NULL && row[0])
+		snprintf(out, 65, "%s", row[0]);
+	if (res)
+		mysql_free_result(res);
+	return DB_OK;
+}
+
+static int
+list_dir(const char *dir, struct migration *m, size_t *n, char *err, size_t cap)
+{
+	DIR *dp = opendir(dir);
+	struct dirent *de;
+
+	*n = 0;
+	if (dp == NULL) {
+		snprintf(err, cap, "migrate: cannot open %s", dir);
+		return -1;
+	}
+	while ((de = readdir(dp)) != NULL) {
+		unsigned v;
+
+		if (parse_name(de->d_name, &v) < 0)
+			continue;
+		if (*n == MIGRATIONS_MAX || strlen(de->d_name) >= sizeof(m[0].name)) {
+			closedir(dp);
+			snprintf(err, cap, "migrate: too many migrations or name too long");
+			return -1;
+		}
+		m[*n].version = v;
+		snprintf(m[*n].name, sizeof(m[*n].name), "%s", de->d_name);
+		(*n)++;
+	}
+	closedir(dp);
+	qsort(m, *n, sizeof(*m), by_version);
+	for (size_t i = 0; i < *n; i++)
+		if (m[i].version != i + 1) {
+			snprintf(err, cap, "migrate: %s: expected version %03zu (no gaps or repeats)",
+			    m[i].name, i + 1);
+			return -1;
+		}
+	return 0;
+}
+
+int
+migrate_run(struct db *d, const char *dir, void (*log)(const char *line), char *err, size_t cap)
+{
+	static struct migration m[MIGRATIONS_MAX];
+	size_t n;
+	uint64_t have = 0, got = 0;
+	bool found;
+	int applied = -1;
+	struct buf sql;
+
+	buf_init(&sql, MIGRATION_FILE_MAX);
+	if (list_dir(dir, m, &n, err, cap) < 0)
+		return -1;
+	if (db_query_u64(d, "SELECT GET_LOCK('waymark_migrate', 60)", &got, &found) != DB_OK ||
+	    got != 1) {
+		snprintf(err, cap, "migrate: cannot take the migration lock: %s", d->err);
+		return -1;
+	}
+	if (db_query_u64(d, "SELECT COUNT(*) FROM information_schema.tables WHERE "
+	    "table_schema = DATABASE() AND table_name = 'schema_migrations'", &have, &found) != DB_OK) {
+		snprintf(err, cap, "migrate: %s", d->err);
+		goto out;
+	}
+	applied = 0;
+	for (size_t i = 0; i < n; i++) {
+		char path[1200], sha[67], recorded[65], line[512], ins[512];
+
+		snprintf(path, sizeof(path), "%s/%s", dir, m[i].name);
+		buf_reset(&sql);
+		if (read_file(path, &sql) < 0) {
+			snprintf(err, cap, "migrate: cannot read %s", path);
+			applied = -1;
+			goto out;
+		}
+		sha256_hex(sql.p ? sql.p : "", sql.len, sha);
+		if (applied_sha(d, m[i].version, have != 0, recorded) != DB_OK) {
+			snprintf(err, cap, "migrate: %s", d->err);
+			applied = -1;
+			goto out;
+		}
+		if (recorded[0]) {
+			if (strcmp(recorded, sha + 2) != 0) {
+				snprintf(err, cap, "migrate: %s changed after it was applied "
+				    "(recorded sha256 %.12s..., file %.12s...); add a new migration instead",
+				    m[i].name, recorded, sha + 2);
+				applied = -1;
+				goto out;
+			}
+			continue;
+		}
+		if (db_exec(d, buf_str(&sql), true) != DB_OK) {
+			snprintf(err, cap, "migrate: %s failed: %s", m[i].name, d->err);
+			applied = -1;
+			goto out;
+		}
+		have = 1;
+		snprintf(ins, sizeof(ins), "INSERT INTO schema_migrations (version, name, sha256) "
+		    "VALUES (%u, '%s', '%s')", m[i].version, m[i].name, sha + 2);
+		if (db_exec(d, ins, false) != DB_OK) {
+			snprintf(err, cap, "migrate: recording %s failed: %s", m[i].name, d->err);
+			applied = -1;
+			goto out;
+		}
+		applied++;
+		if (log) {
+			snprintf(line, sizeof(line), "applied %s", m[i].name);
+			log(line);
+		}
+	}
+out:
+	db_exec(d, "DO RELEASE_LOCK('waymark_migrate')", false);
+	buf_release(&sql);
+	return applied;
+}

@@ -1,0 +1,21 @@
+/*
+ * migrate.h: schema migrations. The files NNN_name.sql in a folder are
+ * applied once each, in version order, and recorded in schema_migrations
+ * (created by 001). A named MariaDB lock serialises concurrent runs; an
+ * applied file whose SHA-256 changed, a gap or a repeated version stops
+ * the run with a message.
+ */
+#ifndef WAYMARK_MIGRATE_H
+#define WAYMARK_MIGRATE_H
+
+#include <stddef.h>
+
+#include "db.h"
+
+/*
+ * Apply the pending migrations in dir. Returns the number applied (>= 0),
+ * or -1 with a message in err[cap]. Progress lines go to `log` when set.
+ */
+int migrate_run(struct db *d, const char *dir, void (*log)(const char *line), char *err, size_t cap);
+
+#endif
