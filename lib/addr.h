@@ -5,6 +5,10 @@
  * uppercase, or correctly EIP-55 checksummed; a mixed-case string with a
  * wrong checksum is rejected (it is most likely a typo). Formatting
  * always produces the checksummed form.
+ *
+ * Return conventions: addr_parse is an action (0 or -1, *out untouched on
+ * failure); the addr_is_* and addr_eq functions are predicates. Nothing
+ * here allocates.
  */
 #ifndef WAYMARK_ADDR_H
 #define WAYMARK_ADDR_H
@@ -20,7 +24,10 @@ struct addr {
 	uint8_t b[ADDR_LEN];
 };
 
-/* 0 on success, -1 when s is not an address as described above. */
+/*
+ * Parse s[0..slen) (no NUL needed) into out. 0 on success, -1 when s is
+ * not an address as described above; out is then left unchanged.
+ */
 int addr_parse(const char *s, size_t slen, struct addr *out);
 
 /* True when s is "0x" + 40 hex digits with a valid EIP-55 checksum. */
@@ -32,7 +39,10 @@ char *addr_format(const struct addr *a, char out[ADDR_TEXT_LEN + 1]);
 /* Writes the lowercase form and a NUL into out[43]; returns out. */
 char *addr_format_lower(const struct addr *a, char out[ADDR_TEXT_LEN + 1]);
 
+/* True when all 20 bytes are zero (the "no address" value). */
 bool addr_is_zero(const struct addr *a);
+
+/* True when a and b are the same address. */
 bool addr_eq(const struct addr *a, const struct addr *b);
 
 #endif

@@ -11,7 +11,13 @@
  * is malleable and is rejected with SIG_HIGH_S.
  *
  * The library context is created once per process (sig_init) and is
- * read-only afterwards, so it can be shared.
+ * read-only afterwards, so it can be shared. Call sig_init before starting
+ * threads; sig_recover, sig_sign and sig_key_address call it themselves
+ * when it has not run yet (not thread-safe on that first call).
+ *
+ * Return conventions: parsing and recovery return enum sig_err (callers
+ * tell the reasons apart); sig_init, sig_sign and sig_key_address are
+ * actions returning 0 or -1. Nothing here allocates except the context.
  */
 #ifndef WAYMARK_SIG_H
 #define WAYMARK_SIG_H
@@ -28,6 +34,7 @@ enum sig_err {
 	SIG_BAD_RS,       /* r or s zero or not below the group order */
 	SIG_HIGH_S,       /* s > n/2 */
 	SIG_NO_RECOVERY,  /* no public key recovers from this digest */
+	SIG_BAD_ENCODING, /* sig_parse_hex: not "0x" + hex digits */
 	SIG_ERR__MAX
 };
 
@@ -37,25 +44,44 @@ struct sig {
 	uint8_t recid; /* 0 or 1 */
 };
 
-/* Creates the shared secp256k1 context; 0 or -1. Idempotent. */
+/*
+ * Creates the shared secp256k1 context and randomizes it for signing
+ * (side-channel blinding, seeded from getrandom). 0 or -1 (out of memory,
+ * no entropy). Idempotent.
+ */
 int sig_init(void);
 
-/* Frees the shared context (at process exit). */
+/* Frees the shared context (at process exit). Safe to call twice. */
 void sig_release(void);
 
-/* Short English reason for an error code (static string). */
+/* Short English reason for an error code (static string, never NULL). */
 const char *sig_strerror(enum sig_err e);
 
-/* Parse raw signature bytes (64 or 65). */
+/*
+ * Parse raw signature bytes (64 or 65) and check them against the policy
+ * above. On failure *out is unspecified.
+ */
 enum sig_err sig_parse(const uint8_t *raw, size_t len, struct sig *out);
 
-/* Parse "0x"-prefixed hex of 64 or 65 bytes. */
+/*
+ * Parse "0x"-prefixed hex (either case) of 64 or 65 bytes, then as
+ * sig_parse. SIG_BAD_ENCODING when it is not hex, SIG_BAD_LENGTH when it
+ * is hex of another length.
+ */
 enum sig_err sig_parse_hex(const char *hex, size_t hexlen, struct sig *out);
 
-/* Recover the signing address of digest. */
+/*
+ * Recover the signing address of digest into out. Checks r, s and recid
+ * again (a struct sig built by hand gets the same policy); SIG_NO_RECOVERY
+ * when no key recovers or the context cannot be created.
+ */
 enum sig_err sig_recover(const uint8_t digest[32], const struct sig *s, struct addr *out);
 
-/* keccak256("\x19Ethereum Signed Message:\n" + decimal(len) + msg). */
+/*
+ * EIP-191 personal_sign digest:
+ * keccak256("\x19Ethereum Signed Message:\n" + decimal(len) + msg),
+ * len being the byte count. Cannot fail.
+ */
 void sig_personal_digest(const void *msg, size_t len, uint8_t out[32]);
 
 /*
@@ -65,7 +91,10 @@ void sig_personal_digest(const void *msg, size_t len, uint8_t out[32]);
  */
 int sig_sign(const uint8_t key[32], const uint8_t digest[32], uint8_t out[65]);
 
-/* Address of a private key; 0 or -1. */
+/* Address of a private key; 0 or -1 (invalid key). The caller wipes the key. */
 int sig_key_address(const uint8_t key[32], struct addr *out);
+
+/* Writes s as 65 bytes r || s || v with v = 27 + recid. */
+void sig_serialize(const struct sig *s, uint8_t out[65]);
 
 #endif
