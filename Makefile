@@ -36,6 +36,9 @@ UNIT_BIN := $(UNIT_SRC:t/unit/%.c=$(BUILD)/t/%.t)
 PROGS := $(BUILD)/waymark-fcgi $(BUILD)/waymark
 GENERATED := $(BUILD)/nginx-routes.conf
 
+# Keep the unit-test objects between builds.
+.SECONDARY:
+
 .PHONY: all deps run stop status test test-asan bench lint clean
 all: $(PROGS) $(UNIT_BIN) $(GENERATED)
 

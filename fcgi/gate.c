@@ -143,7 +143,7 @@ parse_body(const struct endpoint *ep, struct req *r, struct resp *w)
 	if (json_parse_strict((const char *)r->body, r->body_len, &lim, &o, &je) < 0) {
 		if (je.code == JSON_E_DUPLICATE)
 			return resp_fail(w, ERR_DUPLICATE_KEY, je.name[0] ? je.name : NULL,
-			    "The JSON body repeats a member name (%s) at byte %zu.", je.msg,
+			    "The JSON body repeats the member name %s (at byte %zu).", je.name,
 			    je.offset);
 		return resp_fail(w, ERR_INVALID_JSON, NULL, "The body is not valid JSON: %s at byte %zu.",
 		    je.msg, je.offset);
