@@ -39,7 +39,10 @@ GENERATED := $(BUILD)/nginx-routes.conf
 # Keep the unit-test objects between builds.
 .SECONDARY:
 
-.PHONY: all deps run stop status test test-asan bench lint clean
+.PHONY: all deps run stop status test test-asan bench lint clean install
+
+PREFIX ?= /usr/local
+DESTDIR ?=
 all: $(PROGS) $(UNIT_BIN) $(GENERATED)
 
 deps:
@@ -89,6 +92,17 @@ test-asan: deps
 bench: deps
 	@$(MAKE) --no-print-directory all
 	@tools/bench
+
+# Production install (see INSTALL): the two programs, the migrations and the
+# nginx pieces, including the locations generated from the dispatch table.
+install: all
+	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/waymark/sql \
+		$(DESTDIR)$(PREFIX)/share/waymark/nginx
+	install -m 755 $(BUILD)/waymark-fcgi $(BUILD)/waymark $(DESTDIR)$(PREFIX)/bin/
+	install -m 644 sql/*.sql $(DESTDIR)$(PREFIX)/share/waymark/sql/
+	install -m 644 nginx/waymark-fastcgi.conf nginx/waymark-server.conf nginx/waymark-http.conf \
+		$(DESTDIR)$(PREFIX)/share/waymark/nginx/
+	install -m 644 $(BUILD)/nginx-routes.conf $(DESTDIR)$(PREFIX)/share/waymark/nginx/waymark-routes.conf
 
 clean:
 	rm -rf build build-asan

@@ -6,7 +6,9 @@
  *
  * Usage: waymark-fcgi [-c config-file] [-s socket-path]
  *   -s opens its own unix socket instead of using fd 0 (for debugging).
- * SIGTERM: finish the current request, then exit 0.
+ * SIGTERM, SIGINT, SIGUSR1 (multiwatch's default "graceful" signal): finish
+ * the current request, then exit 0. Under multiwatch, TERM sent to the
+ * workers themselves is a rolling restart: each is replaced as it exits.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -175,6 +177,7 @@ main(int argc, char **argv)
 	sa.sa_handler = on_term;   /* no SA_RESTART: accept() must return */
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGUSR1, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
 	db_init(&db, &cfg);

@@ -122,7 +122,7 @@ list_dir(const char *dir, struct migration *m, size_t *n, char *err, size_t cap)
 			return -1;
 		}
 		m[*n].version = v;
-		snprintf(m[*n].name, sizeof(m[*n].name), "%s", de->d_name);
+		memcpy(m[*n].name, de->d_name, strlen(de->d_name) + 1);
 		(*n)++;
 	}
 	closedir(dp);

@@ -1,0 +1,29 @@
+# t/lib/http.sh: HTTP helpers for the stack tests. Needs WAYMARK_TEST_URL
+# (set by tools/run-tests, e.g. http://127.0.0.1:18480).
+#
+#   req METHOD PATH [curl args...]   sets $status, $body and $headers
+#   jqr FILTER                       jq -r FILTER on $body
+#   header NAME                      the value of a response header
+#   check_error STATUS CODE DESC     asserts status, JSON error code and a message
+: "${WAYMARK_TEST_URL:?run the stack tests through make test}"
+http_tmp=$(mktemp -d)
+trap 'rm -rf "$http_tmp"' EXIT
+
+req() {
+	local method=$1 path=$2; shift 2
+	status=$(curl -s -o "$http_tmp/body" -D "$http_tmp/headers" -w '%{http_code}' \
+		-X "$method" "$@" "$WAYMARK_TEST_URL$path")
+	body=$(cat "$http_tmp/body")
+	headers=$(tr -d '\r' < "$http_tmp/headers")
+}
+
+jqr() { printf '%s' "$body" | jq -r "$1" 2>/dev/null; }
+
+header() { printf '%s\n' "$headers" | grep -i "^$1:" | head -n1 | sed 's/^[^:]*: *//'; }
+
+check_error() { # check_error STATUS CODE DESCRIPTION
+	is "$status" "$1" "$3: status $1"
+	is "$(jqr .error)" "$2" "$3: error code $2"
+	like "$(jqr .message)" '^.{10,}$' "$3: has a message"
+	is "$(header content-type)" "application/json" "$3: JSON content type"
+}

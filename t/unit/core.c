@@ -1,0 +1,68 @@
+/* The bounded buffer, the request pool and the error table. */
+#include <string.h>
+
+#include "buf.h"
+#include "err.h"
+#include "pool.h"
+#include "timefmt.h"
+#include "tap.h"
+#include "banned.h"
+
+static int cleaned;
+
+static void
+count_cleanup(void *p)
+{
+	(void)p;
+	cleaned++;
+}
+
+int
+main(void)
+{
+	struct buf b;
+	struct pool p;
+	char t[32];
+
+	buf_init(&b, 10);
+	ok(buf_adds(&b, "hello") == 0 && b.len == 5 && strcmp(buf_str(&b), "hello") == 0, "buf add");
+	ok(buf_printf(&b, "%d", 12345) == 0 && b.len == 10, "buf fills to the cap exactly");
+	ok(buf_addc(&b, 'x') < 0 && b.full && b.len == 10, "one byte over the cap fails, marks full");
+	ok(buf_adds(&b, "") < 0, "a full buffer stays failed");
+	buf_reset(&b);
+	ok(b.len == 0 && !b.full && buf_printf(&b, "%s", "0123456789a") < 0 && b.len == 0,
+	    "printf past the cap writes nothing");
+	buf_release(&b);
+	ok(strcmp(buf_str(&b), "") == 0, "released buffer reads empty");
+
+	pool_init(&p, 100);
+	ok(pool_alloc(&p, 60) != NULL, "pool alloc within the cap");
+	ok(pool_alloc(&p, 41) == NULL, "pool alloc past the cap fails");
+	{
+		char *s = pool_strndup(&p, "abcdef", 3);
+
+		ok(s && strcmp(s, "abc") == 0, "pool strndup");
+	}
+	pool_defer(&p, count_cleanup, NULL);
+	pool_defer(&p, count_cleanup, NULL);
+	pool_release(&p);
+	ok(cleaned == 2 && p.used == 0, "release runs every cleanup and frees everything");
+	ok(pool_alloc(&p, 100) != NULL, "a released pool can be used again");
+	pool_release(&p);
+
+	ok(err_info(ERR_NOT_FOUND)->status == 404 && strcmp(err_info(ERR_NOT_FOUND)->code, "not_found") == 0,
+	    "404 row");
+	ok(err_info(ERR__MAX)->status == 500, "out-of-range error maps to 500");
+	{
+		int missing = 0;
+
+		for (int e = 1; e < ERR__MAX; e++)
+			if (err_info((enum err)e)->code == NULL || err_info((enum err)e)->message == NULL ||
+			    err_info((enum err)e)->status < 400)
+				missing++;
+		ok(missing == 0, "every error has a status >= 400, a code and a message");
+	}
+	is_str(time_rfc3339(0, t, sizeof(t)), "1970-01-01T00:00:00Z", "RFC 3339 epoch");
+	is_str(time_rfc3339(1767225600, t, sizeof(t)), "2026-01-01T00:00:00Z", "RFC 3339 2026");
+	return done_testing();
+}
