@@ -39,7 +39,7 @@ GENERATED := $(BUILD)/nginx-routes.conf
 # Keep the unit-test objects between builds.
 .SECONDARY:
 
-.PHONY: all deps run stop status test test-asan bench lint clean install
+.PHONY: all deps run stop status test test-asan bench lint clean install fuzz
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -93,6 +93,19 @@ bench: deps
 	@$(MAKE) --no-print-directory all
 	@tools/bench
 
+# Fuzz the parsers with libFuzzer (clang): FUZZ_SECONDS each, default 30.
+FUZZ_SECONDS ?= 30
+FUZZ_FLAGS := -std=c11 -D_DEFAULT_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -Ilib
+fuzz:
+	@tools/deps fuzz
+	@mkdir -p build-fuzz/corpus-json build-fuzz/corpus-url
+	clang $(FUZZ_FLAGS) $(shell pkg-config --cflags json-c) t/fuzz/json.c lib/json.c \
+		-o build-fuzz/fuzz-json $(shell pkg-config --libs json-c)
+	clang $(FUZZ_FLAGS) $(shell pkg-config --cflags nettle) t/fuzz/url.c lib/url.c lib/route.c \
+		lib/keccak.c lib/hex.c -o build-fuzz/fuzz-url $(shell pkg-config --libs nettle)
+	build-fuzz/fuzz-json -max_total_time=$(FUZZ_SECONDS) build-fuzz/corpus-json
+	build-fuzz/fuzz-url -max_total_time=$(FUZZ_SECONDS) build-fuzz/corpus-url
+
 # Production install (see INSTALL): the two programs, the migrations and the
 # nginx pieces, including the locations generated from the dispatch table.
 install: all
@@ -105,6 +118,6 @@ install: all
 	install -m 644 $(BUILD)/nginx-routes.conf $(DESTDIR)$(PREFIX)/share/waymark/nginx/waymark-routes.conf
 
 clean:
-	rm -rf build build-asan
+	rm -rf build build-asan build-fuzz
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)
