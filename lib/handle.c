@@ -1,9 +1,11 @@
 /* Boon handle canonicalization (see handle.h for the rules). */
 #include <stdbool.h>
+#include <stdint.h>
 #include <string.h>
 
 #include "handle.h"
 #include "keccak.h"
+#include "utf8.h"
 #include "banned.h"
 
 /* 2^256 - 1 in decimal: the largest agent id. */
@@ -32,30 +34,31 @@ static const char *const handle_errstr[HANDLE_ERR__MAX] = {
 };
 
 /*
- * Length of the JavaScript whitespace character (WhiteSpace or
- * LineTerminator, as String.prototype.trim removes) that starts at p, or 0.
+ * True when cp is JavaScript whitespace, what String.prototype.trim
+ * removes: WhiteSpace (\t \v \f space U+00A0 U+FEFF and the other Zs
+ * characters) or LineTerminator (\n \r U+2028 U+2029).
  */
+static bool
+js_space(uint32_t cp)
+{
+	switch (cp) {
+	case '\t': case '\n': case '\v': case '\f': case '\r': case ' ':
+	case 0x00a0: case 0x1680: case 0x2028: case 0x2029: case 0x202f: case 0x205f:
+	case 0x3000: case 0xfeff:
+		return true;
+	default:
+		return cp >= 0x2000 && cp <= 0x200a;
+	}
+}
+
+/* Length of the JavaScript whitespace character that starts p[0..n), or 0. */
 static size_t
 ws_at(const unsigned char *p, size_t n)
 {
-	if (n >= 1 && (p[0] == ' ' || (p[0] >= '\t' && p[0] <= '\r')))
-		return 1;
-	if (n >= 2 && p[0] == 0xC2 && p[1] == 0xA0) /* U+00A0 */
-		return 2;
-	if (n < 3)
-		return 0;
-	if (p[0] == 0xE1 && p[1] == 0x9A && p[2] == 0x80) /* U+1680 */
-		return 3;
-	if (p[0] == 0xE2 && p[1] == 0x80 &&
-	    (p[2] <= 0x8A || p[2] == 0xA8 || p[2] == 0xA9 || p[2] == 0xAF) && p[2] >= 0x80)
-		return 3; /* U+2000..U+200A, U+2028, U+2029, U+202F */
-	if (p[0] == 0xE2 && p[1] == 0x81 && p[2] == 0x9F) /* U+205F */
-		return 3;
-	if (p[0] == 0xE3 && p[1] == 0x80 && p[2] == 0x80) /* U+3000 */
-		return 3;
-	if (p[0] == 0xEF && p[1] == 0xBB && p[2] == 0xBF) /* U+FEFF */
-		return 3;
-	return 0;
+	uint32_t cp;
+	int k = utf8_decode(p, n, &cp);
+
+	return k > 0 && js_space(cp) ? (size_t)k : 0;
 }
 
 /* Length of the whitespace character that ends p[0..n), or 0. */

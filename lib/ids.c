@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "abi.h"
+#include "addr.h"
 #include "brand.h"
 #include "ids.h"
 #include "banned.h"
@@ -36,16 +37,6 @@ ids_hash_is_zero(const uint8_t h[32])
 	return acc == 0;
 }
 
-static bool
-addr_zero(const struct addr *a)
-{
-	uint8_t acc = 0;
-
-	for (int i = 0; i < ADDR_LEN; i++)
-		acc |= a->b[i];
-	return acc == 0;
-}
-
 int
 ids_settlement_context_ref(const char *network, size_t network_len, const uint8_t tx_hash[32],
     uint8_t out[32])
@@ -64,8 +55,8 @@ int
 ids_settlement_series_id(const uint8_t route_id[32], const char *network, size_t network_len,
     const struct addr *asset, const struct addr *pay_to, uint8_t out[32])
 {
-	if (ids_hash_is_zero(route_id) || !ids_network_valid(network, network_len) || addr_zero(asset) ||
-	    addr_zero(pay_to))
+	if (ids_hash_is_zero(route_id) || !ids_network_valid(network, network_len) ||
+	    addr_is_zero(asset) || addr_is_zero(pay_to))
 		return -1;
 	struct abi_arg args[] = {
 		abi_string(SERIES_TAG, sizeof(SERIES_TAG) - 1),
@@ -81,7 +72,7 @@ int
 ids_routed_action_key(const struct addr *tipper, const uint8_t route_id[32],
     const uint8_t context_ref[32], uint8_t out[32])
 {
-	if (addr_zero(tipper) || ids_hash_is_zero(route_id) || ids_hash_is_zero(context_ref))
+	if (addr_is_zero(tipper) || ids_hash_is_zero(route_id) || ids_hash_is_zero(context_ref))
 		return -1;
 	struct abi_arg args[] = {
 		abi_address(tipper),

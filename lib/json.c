@@ -19,6 +19,7 @@
 #include <json-c/json_object_iterator.h>
 
 #include "json.h"
+#include "utf8.h"
 #include "banned.h"
 
 const struct json_limits json_limits_default = {
@@ -130,9 +131,10 @@ name_escape(char *out, size_t cap, const unsigned char *name, size_t nlen)
 			rep[5] = hexd[c & 0xf];
 			rlen = 6;
 		} else {
-			adv = c < 0x80 ? 1 : c < 0xe0 ? 2 : c < 0xf0 ? 3 : 4;
-			if (adv > nlen - i)
-				adv = nlen - i;
+			uint32_t cp;
+			int k = utf8_decode(name + i, nlen - i, &cp);
+
+			adv = k > 0 ? (size_t)k : 1; /* k > 0: the name was validated */
 			memcpy(rep, name + i, adv);
 			rlen = adv;
 		}
@@ -206,41 +208,6 @@ skip_ws(struct parser *p)
 			break;
 		p->pos++;
 	}
-}
-
-/*
- * Length of the well-formed UTF-8 sequence at s[0..n) whose lead byte is
- * >= 0x80, or 0 when it is ill-formed (Unicode table 3-7: no overlongs,
- * no surrogates, nothing above U+10FFFF, no truncation).
- */
-static size_t
-utf8_seq(const unsigned char *s, size_t n)
-{
-	unsigned char c = s[0], lo = 0x80, hi = 0xbf;
-	size_t want;
-
-	if (c >= 0xc2 && c <= 0xdf)
-		want = 2;
-	else if (c >= 0xe0 && c <= 0xef)
-		want = 3;
-	else if (c >= 0xf0 && c <= 0xf4)
-		want = 4;
-	else
-		return 0;
-	if (c == 0xe0)
-		lo = 0xa0;
-	else if (c == 0xed)
-		hi = 0x9f;
-	else if (c == 0xf0)
-		lo = 0x90;
-	else if (c == 0xf4)
-		hi = 0x8f;
-	if (n < 2 || s[1] < lo || s[1] > hi)
-		return 0;
-	for (size_t i = 2; i < want; i++)
-		if (i >= n || s[i] < 0x80 || s[i] > 0xbf)
-			return 0;
-	return want;
 }
 
 /*
@@ -388,13 +355,14 @@ parse_string(struct parser *p, size_t *off, size_t *outlen)
 			*d++ = c;
 			p->pos++;
 		} else {
-			size_t n = utf8_seq(p->s + p->pos, p->len - p->pos);
+			uint32_t cp;
+			int n = utf8_decode(p->s + p->pos, p->len - p->pos, &cp);
 
-			if (n == 0)
+			if (n < 0)
 				return fail(p, JSON_E_UTF8, p->pos, NULL);
-			memcpy(d, p->s + p->pos, n);
+			memcpy(d, p->s + p->pos, (size_t)n);
 			d += n;
-			p->pos += n;
+			p->pos += (size_t)n;
 		}
 		if ((size_t)(d - d0) > p->max_string)
 			return fail_limit(p, JSON_E_STRING_LENGTH, start, "string longer than", p->max_string,

@@ -10,6 +10,7 @@
 
 #include "hex.h"
 #include "url.h"
+#include "utf8.h"
 #include "banned.h"
 
 static const char *const url_messages[URL_ERR__MAX] = {
@@ -39,49 +40,6 @@ url_strerror(enum url_err e)
 	if ((unsigned)e >= URL_ERR__MAX || url_messages[e] == NULL)
 		return "the URL is not valid";
 	return url_messages[e];
-}
-
-/* Strict UTF-8: no overlong forms, no surrogates, nothing above U+10FFFF. */
-static bool
-utf8_valid(const unsigned char *s, size_t n)
-{
-	size_t i = 0;
-
-	while (i < n) {
-		unsigned char c = s[i];
-		size_t need;
-		unsigned char lo = 0x80, hi = 0xbf;
-
-		if (c < 0x80) {
-			i++;
-			continue;
-		}
-		if (c >= 0xc2 && c <= 0xdf)
-			need = 1;
-		else if (c >= 0xe0 && c <= 0xef) {
-			need = 2;
-			if (c == 0xe0)
-				lo = 0xa0;
-			else if (c == 0xed)
-				hi = 0x9f;
-		} else if (c >= 0xf0 && c <= 0xf4) {
-			need = 3;
-			if (c == 0xf0)
-				lo = 0x90;
-			else if (c == 0xf4)
-				hi = 0x8f;
-		} else
-			return false;
-		if (n - i - 1 < need)
-			return false;
-		if (s[i + 1] < lo || s[i + 1] > hi)
-			return false;
-		for (size_t k = 2; k <= need; k++)
-			if (s[i + k] < 0x80 || s[i + k] > 0xbf)
-				return false;
-		i += need + 1;
-	}
-	return true;
 }
 
 static bool
@@ -593,7 +551,7 @@ url_parse(const char *s, size_t len, struct url *out)
 	out->port = URL_DEFAULT_PORT;
 	if (len > URL_MAX)
 		return URL_TOO_LONG;
-	if (len > 0 && !utf8_valid((const unsigned char *)s, len))
+	if (!utf8_valid(s, len))
 		return URL_BAD_UTF8;
 
 	/* Strip C0 controls and spaces at both ends, tab/LF/CR everywhere. */

@@ -8,49 +8,9 @@
 #include "handle.h"
 #include "hex.h"
 #include "url.h"
+#include "utf8.h"
 #include "valid.h"
 #include "banned.h"
-
-long
-valid_utf8_length(const char *s, size_t len)
-{
-	const unsigned char *p = (const unsigned char *)s;
-	long n = 0;
-
-	for (size_t i = 0; i < len; n++) {
-		unsigned char c = p[i];
-		size_t k;
-		uint32_t cp;
-
-		if (c < 0x80) {
-			i++;
-			continue;
-		} else if (c >= 0xc2 && c <= 0xdf) {
-			k = 1;
-			cp = c & 0x1f;
-		} else if (c >= 0xe0 && c <= 0xef) {
-			k = 2;
-			cp = c & 0x0f;
-		} else if (c >= 0xf0 && c <= 0xf4) {
-			k = 3;
-			cp = c & 0x07;
-		} else {
-			return -1;
-		}
-		if (i + k >= len)
-			return -1;
-		for (size_t j = 1; j <= k; j++) {
-			if ((p[i + j] & 0xc0) != 0x80)
-				return -1;
-			cp = cp << 6 | (p[i + j] & 0x3f);
-		}
-		if ((k == 2 && cp < 0x800) || (k == 3 && (cp < 0x10000 || cp > 0x10ffff)) ||
-		    (cp >= 0xd800 && cp <= 0xdfff))
-			return -1;
-		i += k + 1;
-	}
-	return n;
-}
 
 static enum err
 bad(char *msg, size_t cap, const struct field *f, const char *why)
@@ -93,7 +53,7 @@ valid_text(const struct field *f, const char *s, size_t len, struct pool *pool, 
 		return bad(msg, cap, f, "could not be stored");
 	switch (f->type) {
 	case VT_STRING: {
-		long n = valid_utf8_length(s, len);
+		long n = utf8_length(s, len);
 
 		if (n < 0)
 			return bad(msg, cap, f, "must be valid UTF-8");

@@ -83,8 +83,4 @@ enum err valid_text(const struct field *f, const char *s, size_t len, struct poo
 enum err valid_json(const struct field *f, json_object *j, struct pool *pool, struct value *out,
     char *msg, size_t cap);
 
-/* Number of Unicode scalar values in valid UTF-8 s[0..len), or -1 when
- * s is not valid UTF-8. */
-long valid_utf8_length(const char *s, size_t len);
-
 #endif

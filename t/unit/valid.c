@@ -56,7 +56,8 @@ main(void)
 		ok(valid_text(&f_str, "a\0b", 3, &pool, &w, msg, sizeof(msg)) == ERR_INVALID_FIELD,
 		    "embedded NUL rejected");
 	}
-	ok(valid_utf8_length("a\xf0\x9f\x98\x80", 5) == 2, "4-byte sequence counts as one");
+	ok(text_ok(&f_str, "a\xf0\x9f\x98\x80" "xyz", &v) && v.len == 8,
+	    "4-byte sequence counts as one character");
 
 	ok(text_ok(&f_uint, "20", &v) && v.u == 20, "uint at max");
 	ok(text_ok(&f_uint, "1", &v) && v.u == 1, "uint at min");
