@@ -20,20 +20,22 @@ PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
 CFLAGS := -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror -Wshadow -Wformat=2 \
-	-Wno-format-nonliteral $(OPT) -g $(SANFLAGS) -Ilib -Ihandlers -Ifcgi -It
+	-Wno-format-nonliteral $(OPT) -g $(SANFLAGS) -Ilib -Ihandlers -Ifcgi -Iindexer -It
 LDFLAGS := $(SANFLAGS)
 
 LIB_SRC := $(sort $(wildcard lib/*.c))
 HANDLER_SRC := $(sort $(wildcard handlers/*.c))
 FCGI_SRC := $(sort $(wildcard fcgi/*.c))
+INDEXER_SRC := $(sort $(wildcard indexer/*.c))
 UNIT_SRC := $(sort $(wildcard t/unit/*.c))
 
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 HANDLER_OBJ := $(HANDLER_SRC:%.c=$(BUILD)/obj/%.o)
 FCGI_OBJ := $(FCGI_SRC:%.c=$(BUILD)/obj/%.o)
+INDEXER_OBJ := $(INDEXER_SRC:%.c=$(BUILD)/obj/%.o)
 UNIT_BIN := $(UNIT_SRC:t/unit/%.c=$(BUILD)/t/%.t)
 
-PROGS := $(BUILD)/waymark-fcgi $(BUILD)/waymark
+PROGS := $(BUILD)/waymark-fcgi $(BUILD)/waymark $(BUILD)/waymark-indexer
 GENERATED := $(BUILD)/nginx-routes.conf
 
 # Keep the unit-test objects between builds.
@@ -53,6 +55,10 @@ $(BUILD)/obj/%.o: %.c
 	@echo "  CC $<"; $(CC) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/waymark-fcgi: $(FCGI_OBJ) $(HANDLER_OBJ) $(LIB_OBJ)
+	@echo "  LD $@"; $(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+# The indexer shares lib/ only.
+$(BUILD)/waymark-indexer: $(INDEXER_OBJ) $(LIB_OBJ)
 	@echo "  LD $@"; $(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
 $(BUILD)/waymark: $(BUILD)/obj/tools/waymark.o $(HANDLER_OBJ) $(LIB_OBJ)
@@ -101,7 +107,7 @@ fuzz:
 	@mkdir -p build-fuzz/corpus-json build-fuzz/corpus-url
 	clang $(FUZZ_FLAGS) $(shell pkg-config --cflags json-c) t/fuzz/json.c lib/json.c \
 		-o build-fuzz/fuzz-json $(shell pkg-config --libs json-c)
-	clang $(FUZZ_FLAGS) $(shell pkg-config --cflags nettle) t/fuzz/url.c lib/url.c lib/route.c \
+	clang $(FUZZ_FLAGS) $(shell pkg-config --cflags nettle) t/fuzz/url.c lib/url.c lib/utf8.c lib/route.c \
 		lib/keccak.c lib/hex.c -o build-fuzz/fuzz-url $(shell pkg-config --libs nettle)
 	build-fuzz/fuzz-json -max_total_time=$(FUZZ_SECONDS) build-fuzz/corpus-json
 	build-fuzz/fuzz-url -max_total_time=$(FUZZ_SECONDS) build-fuzz/corpus-url
@@ -111,7 +117,7 @@ fuzz:
 install: all
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/waymark/sql \
 		$(DESTDIR)$(PREFIX)/share/waymark/nginx
-	install -m 755 $(BUILD)/waymark-fcgi $(BUILD)/waymark $(DESTDIR)$(PREFIX)/bin/
+	install -m 755 $(BUILD)/waymark-fcgi $(BUILD)/waymark $(BUILD)/waymark-indexer $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 sql/*.sql $(DESTDIR)$(PREFIX)/share/waymark/sql/
 	install -m 644 nginx/waymark-fastcgi.conf nginx/waymark-server.conf nginx/waymark-http.conf \
 		$(DESTDIR)$(PREFIX)/share/waymark/nginx/

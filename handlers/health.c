@@ -1,11 +1,19 @@
 /*
- * health.c: GET /health. {ok, version} plus diagnostics. The database
- * check (reachable, schema version) is reused for health_ttl_ms per worker
- * so monitors polling /health do not load MariaDB; when the check fails
- * the answer is 503 with the JSON error.
+ * health.c: GET /health. {ok, version} plus diagnostics: the database
+ * (reachable, schema version) and the chain indexer (indexed block, chain
+ * head, lag, last error), read from MariaDB; workers never call the chain.
+ * The diagnostics are reused for health_ttl_ms per worker so monitors
+ * polling /health do not load MariaDB. Database unreachable: 503 with the
+ * JSON error. An indexer that lags or fails is reported, not an error: the
+ * API keeps answering from what is indexed.
  */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
+#include "config.h"
 #include "db.h"
 #include "table.h"
 #include "timefmt.h"
@@ -17,6 +25,10 @@ struct health_cache {
 	uint64_t checked_ms;
 	uint64_t schema_version;
 	char checked_at[32];
+	bool ix_row;               /* the indexer has a checkpoint */
+	long long ix_block, ix_head, ix_seen_ago;
+	bool ix_has_head, ix_has_seen;
+	char ix_error[320];
 };
 
 static struct health_cache cache;
@@ -28,6 +40,61 @@ now_ms(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
+
+static enum db_rc
+read_indexer(struct req *r)
+{
+	char q[512], contract[ADDR_TEXT_LEN + 1];
+	MYSQL_RES *res = NULL;
+	MYSQL_ROW row;
+	enum db_rc rc;
+
+	addr_format_lower(&r->cfg->companion_address, contract);
+	snprintf(q, sizeof(q), "SELECT block_number, head_block, TIMESTAMPDIFF(SECOND, head_seen_at, "
+	    "UTC_TIMESTAMP()), last_error FROM indexer_checkpoints WHERE chain_id = %" PRIu64
+	    " AND contract = X'%s'", r->cfg->chain_id, contract + 2);
+	cache.ix_row = false;
+	if ((rc = db_query(r->db, q, &res)) != DB_OK)
+		return rc;
+	if (res && (row = mysql_fetch_row(res)) != NULL) {
+		cache.ix_row = true;
+		cache.ix_block = row[0] ? strtoll(row[0], NULL, 10) : 0;
+		cache.ix_has_head = row[1] != NULL;
+		cache.ix_head = row[1] ? strtoll(row[1], NULL, 10) : 0;
+		cache.ix_has_seen = row[2] != NULL;
+		cache.ix_seen_ago = row[2] ? strtoll(row[2], NULL, 10) : 0;
+		snprintf(cache.ix_error, sizeof(cache.ix_error), "%s", row[3] ? row[3] : "");
+	}
+	if (res)
+		mysql_free_result(res);
+	return DB_OK;
+}
+
+static json_object *
+indexer_json(const struct config *cfg)
+{
+	json_object *o = json_object_new_object();
+	char a[ADDR_TEXT_LEN + 1];
+
+	json_object_object_add(o, "contract", json_object_new_string(addr_format(&cfg->companion_address, a)));
+	if (cfg->rpc_url[0] == '\0' && !cache.ix_row) {
+		json_object_object_add(o, "status", json_object_new_string("not_configured"));
+		return o;
+	}
+	if (!cache.ix_row) {
+		json_object_object_add(o, "status", json_object_new_string("not_started"));
+		return o;
+	}
+	json_object_object_add(o, "status", json_object_new_string(cache.ix_error[0] ? "retrying" : "running"));
+	json_object_object_add(o, "indexedBlock", json_object_new_int64(cache.ix_block));
+	json_object_object_add(o, "chainHead", cache.ix_has_head ? json_object_new_int64(cache.ix_head) : NULL);
+	json_object_object_add(o, "lag", cache.ix_has_head ?
+	    json_object_new_int64(cache.ix_head - cache.ix_block) : NULL);
+	json_object_object_add(o, "headSeenSecondsAgo", cache.ix_has_seen ?
+	    json_object_new_int64(cache.ix_seen_ago) : NULL);
+	json_object_object_add(o, "lastError", cache.ix_error[0] ? json_object_new_string(cache.ix_error) : NULL);
+	return o;
 }
 
 enum err
@@ -42,7 +109,7 @@ h_health_get(struct req *r, struct resp *w)
 
 		cache.valid = false;
 		if (db_query_u64(r->db, "SELECT MAX(version) FROM schema_migrations",
-		    &cache.schema_version, &found) != DB_OK)
+		    &cache.schema_version, &found) != DB_OK || read_indexer(r) != DB_OK)
 			return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
 		cache.valid = true;
 		cache.checked_ms = now;
@@ -56,6 +123,7 @@ h_health_get(struct req *r, struct resp *w)
 	json_object_object_add(db, "schemaVersion", json_object_new_int64((int64_t)cache.schema_version));
 	json_object_object_add(db, "checkedAt", json_object_new_string(cache.checked_at));
 	json_object_object_add(o, "database", db);
+	json_object_object_add(o, "indexer", indexer_json(r->cfg));
 	rc = resp_json(w, 200, o);
 	json_object_put(o);
 	return rc < 0 ? resp_fail(w, ERR_INTERNAL, NULL, NULL) : ERR_NONE;

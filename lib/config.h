@@ -37,6 +37,9 @@ struct config {
 	uint64_t health_ttl_ms;
 
 	char rpc_url[CONFIG_STR_MAX];
+	uint64_t rpc_timeout_ms;
+	uint64_t indexer_block_range;
+	uint64_t indexer_poll_ms;
 	uint64_t chain_id;
 	uint64_t confirmations;
 	struct addr companion_address;

@@ -1,0 +1,428 @@
+/*
+ * waymark-indexer: the only writer of chain facts. Reads RoutedBoon events
+ * of the companion contract with eth_getLogs in bounded block ranges, only
+ * past the confirmation depth, and stores them with the checkpoint in one
+ * transaction per range (store.c), so it can be killed at any moment and
+ * resume without loss or duplicates. Before each range it checks that the
+ * checkpoint block is still canonical; if not, it walks back through the
+ * block hashes it recorded to the fork point and removes what lies above.
+ * RPC or database failures are recorded for /health and retried with
+ * exponential backoff.
+ *
+ * Usage: waymark-indexer [-c config] [-x]
+ *   -x  exit once caught up with the safe head, printing throughput
+ * SIGTERM: finish the current step, then exit 0.
+ */
+#include <inttypes.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "config.h"
+#include "db.h"
+#include "hex.h"
+#include "routedboon.h"
+#include "rpc.h"
+#include "store.h"
+#include "banned.h"
+
+#define BLOCK_BATCH 500
+#define BACKOFF_MIN_MS 500
+#define BACKOFF_MAX_MS 30000
+
+static volatile sig_atomic_t stopping;
+
+static void
+on_term(int signo)
+{
+	(void)signo;
+	stopping = 1;
+}
+
+struct ix {
+	const struct config *cfg;
+	struct db db;
+	struct rpc rpc;
+	struct store st;
+	uint8_t topic0[32];
+	char contract_text[43];
+	uint64_t range;
+	uint64_t indexed;          /* events stored by this process */
+	char err[600];
+};
+
+static void
+sleep_ms(uint64_t ms)
+{
+	struct timespec ts = { .tv_sec = (time_t)(ms / 1000), .tv_nsec = (long)(ms % 1000) * 1000000 };
+
+	while (!stopping && nanosleep(&ts, &ts) != 0)
+		;
+}
+
+static double
+now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* eth_blockNumber */
+static int
+chain_head(struct ix *x, uint64_t *head)
+{
+	json_object *res = NULL;
+	int rc = -1;
+
+	if (rpc_call(&x->rpc, "eth_blockNumber", "[]", &res) == RPC_OK &&
+	    json_object_is_type(res, json_type_string) &&
+	    rpc_hex_u64(json_object_get_string(res), head) == 0)
+		rc = 0;
+	else if (x->rpc.err[0] == '\0')
+		snprintf(x->rpc.err, sizeof(x->rpc.err), "rpc: eth_blockNumber answered no quantity");
+	json_object_put(res);
+	if (rc < 0)
+		snprintf(x->err, sizeof(x->err), "%s", x->rpc.err);
+	return rc;
+}
+
+/*
+ * Hashes and timestamps of blocks nums[0..n) (batched). found[i] is false
+ * for a block the node does not have (past its head after a reorg).
+ */
+static int
+fetch_blocks(struct ix *x, const uint64_t *nums, size_t n, uint8_t (*hashes)[32], uint64_t *times,
+    bool *found)
+{
+	for (size_t i = 0; i < n; i += BLOCK_BATCH) {
+		size_t k = n - i < BLOCK_BATCH ? n - i : BLOCK_BATCH;
+		char (*pbuf)[48] = calloc(k, sizeof(*pbuf));
+		const char **params = calloc(k, sizeof(*params));
+		json_object **res = calloc(k, sizeof(*res));
+		int rc = 0;
+
+		if (pbuf == NULL || params == NULL || res == NULL) {
+			free(pbuf);
+			free(params);
+			free(res);
+			snprintf(x->err, sizeof(x->err), "out of memory");
+			return -1;
+		}
+		for (size_t j = 0; j < k; j++) {
+			snprintf(pbuf[j], sizeof(pbuf[j]), "[\"0x%" PRIx64 "\",false]", nums[i + j]);
+			params[j] = pbuf[j];
+		}
+		if (rpc_batch(&x->rpc, "eth_getBlockByNumber", params, k, res) != RPC_OK) {
+			snprintf(x->err, sizeof(x->err), "%s", x->rpc.err);
+			rc = -1;
+		}
+		for (size_t j = 0; j < k && rc == 0; j++) {
+			json_object *h = NULL, *t = NULL;
+
+			found[i + j] = res[j] != NULL;
+			if (!found[i + j])
+				continue;
+			if (!json_object_object_get_ex(res[j], "hash", &h) ||
+			    !json_object_object_get_ex(res[j], "timestamp", &t) ||
+			    hex_decode_fixed(json_object_get_string(h), strlen(json_object_get_string(h)),
+			    hashes[i + j], 32, true) < 0 ||
+			    rpc_hex_u64(json_object_get_string(t), &times[i + j]) < 0) {
+				snprintf(x->err, sizeof(x->err), "rpc: block %" PRIu64 " lacks hash or timestamp",
+				    nums[i + j]);
+				rc = -1;
+			}
+		}
+		for (size_t j = 0; j < k; j++)
+			json_object_put(res[j]);
+		free(pbuf);
+		free(params);
+		free(res);
+		if (rc < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+db_fail(struct ix *x, const char *what)
+{
+	snprintf(x->err, sizeof(x->err), "database: %s: %s", what, x->db.err);
+	return -1;
+}
+
+/* The checkpoint block is no longer canonical: roll back to the fork. */
+static int
+handle_reorg(struct ix *x, int64_t from)
+{
+	struct block_ref refs[256];
+	int64_t below = from, fork = (int64_t)x->st.start_block - 1;
+	size_t n, removed;
+
+	for (;;) {
+		uint64_t nums[256], times[256];
+		uint8_t hashes[256][32];
+		bool found[256], matched = false;
+
+		if (store_recent_blocks(&x->st, below, refs, 256, &n) != DB_OK)
+			return db_fail(x, "reading block hashes");
+		if (n == 0)
+			break;
+		for (size_t i = 0; i < n; i++)
+			nums[i] = refs[i].number;
+		if (fetch_blocks(x, nums, n, hashes, times, found) < 0)
+			return -1;
+		for (size_t i = 0; i < n && !matched; i++)
+			if (found[i] && memcmp(hashes[i], refs[i].hash, 32) == 0) {
+				fork = (int64_t)refs[i].number;
+				matched = true;
+			}
+		if (matched || n < 256)
+			break;
+		below = (int64_t)refs[n - 1].number - 1;
+	}
+	if (store_rollback(&x->st, fork, &removed) != DB_OK)
+		return db_fail(x, "rolling back a reorg");
+	fprintf(stderr, "waymark-indexer: reorg: blocks above %" PRId64 " are no longer canonical; "
+	    "removed %zu recognitions\n", fork, removed);
+	return 0;
+}
+
+static int
+cmp_u64(const void *a, const void *b)
+{
+	uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Index [from, to]. Returns 0, 1 when the range must be retried smaller
+ * (the node refused it), or -1 on error.
+ */
+static int
+index_range(struct ix *x, uint64_t from, uint64_t to)
+{
+	char params[512], thex[67], err[160];
+	json_object *logs = NULL;
+	struct routedboon *rows = NULL;
+	uint64_t *nums = NULL, *times = NULL;
+	uint8_t (*hashes)[32] = NULL;
+	bool *found = NULL;
+	struct block_ref *refs = NULL;
+	size_t n = 0, nb = 0, stored = 0;
+	enum rpc_rc rrc;
+	int rc = -1;
+
+	snprintf(params, sizeof(params), "[{\"address\":\"%s\",\"topics\":[\"%s\"],\"fromBlock\":\"0x%"
+	    PRIx64 "\",\"toBlock\":\"0x%" PRIx64 "\"}]", x->contract_text, hex_encode(x->topic0, 32, thex),
+	    from, to);
+	rrc = rpc_call(&x->rpc, "eth_getLogs", params, &logs);
+	if (rrc == RPC_ERROR && to > from) {
+		json_object_put(logs);
+		return 1;
+	}
+	if (rrc != RPC_OK || !json_object_is_type(logs, json_type_array)) {
+		snprintf(x->err, sizeof(x->err), "%s", rrc == RPC_OK ? "rpc: eth_getLogs gave no array" : x->rpc.err);
+		goto out;
+	}
+	n = json_object_array_length(logs);
+	rows = calloc(n + 1, sizeof(*rows));
+	nums = calloc(n + 1, sizeof(*nums));
+	if (rows == NULL || nums == NULL)
+		goto out;
+	for (size_t i = 0; i < n; i++) {
+		if (routedboon_decode(json_object_array_get_idx(logs, i), &rows[i], err, sizeof(err)) < 0) {
+			snprintf(x->err, sizeof(x->err), "log %zu of blocks %" PRIu64 "-%" PRIu64 ": %s", i,
+			    from, to, err);
+			goto out;
+		}
+		if (rows[i].block_number < from || rows[i].block_number > to) {
+			snprintf(x->err, sizeof(x->err), "rpc: a log outside the asked range");
+			goto out;
+		}
+		nums[nb++] = rows[i].block_number;
+	}
+	nums[nb++] = to;
+	qsort(nums, nb, sizeof(*nums), cmp_u64);
+	{
+		size_t m = 0;
+
+		for (size_t i = 0; i < nb; i++)
+			if (m == 0 || nums[m - 1] != nums[i])
+				nums[m++] = nums[i];
+		nb = m;
+	}
+	hashes = calloc(nb, sizeof(*hashes));
+	times = calloc(nb, sizeof(*times));
+	found = calloc(nb, sizeof(*found));
+	refs = calloc(nb, sizeof(*refs));
+	if (hashes == NULL || times == NULL || found == NULL || refs == NULL)
+		goto out;
+	if (fetch_blocks(x, nums, nb, hashes, times, found) < 0)
+		goto out;
+	/* Every log must come from the block the chain has now, else retry. */
+	for (size_t i = 0; i < n; i++) {
+		size_t k = 0;
+
+		while (nums[k] != rows[i].block_number)
+			k++;
+		if (!found[k] || memcmp(hashes[k], rows[i].block_hash, 32) != 0) {
+			snprintf(x->err, sizeof(x->err), "chain changed while reading blocks %" PRIu64 "-%"
+			    PRIu64 "; retrying", from, to);
+			goto out;
+		}
+		rows[i].block_time = times[k];
+	}
+	if (!found[nb - 1]) {
+		snprintf(x->err, sizeof(x->err), "rpc: block %" PRIu64 " not found", to);
+		goto out;
+	}
+	for (size_t k = 0; k + 1 < nb; k++) {
+		refs[k].number = nums[k];
+		memcpy(refs[k].hash, hashes[k], 32);
+	}
+	if (store_range(&x->st, rows, n, refs, nb - 1, to, hashes[nb - 1], &stored) != DB_OK) {
+		db_fail(x, "storing a range");
+		goto out;
+	}
+	x->indexed += stored;
+	rc = 0;
+out:
+	json_object_put(logs);
+	free(rows);
+	free(nums);
+	free(hashes);
+	free(times);
+	free(found);
+	free(refs);
+	return rc;
+}
+
+/*
+ * One step: verify the checkpoint, index the next range. Returns 1 when
+ * caught up (nothing to do), 0 after progress, -1 on error.
+ */
+static int
+step(struct ix *x, uint64_t *safe_out)
+{
+	struct checkpoint cp;
+	uint64_t head, safe, from, to;
+	int r;
+
+	if (chain_head(x, &head) < 0)
+		return -1;
+	if (store_checkpoint(&x->st, &cp) != DB_OK || store_note_head(&x->st, head) != DB_OK)
+		return db_fail(x, "reading the checkpoint");
+	safe = head >= x->cfg->confirmations ? head - x->cfg->confirmations : 0;
+	*safe_out = safe;
+	if (cp.has_hash && cp.number >= 0) {
+		uint64_t num = (uint64_t)cp.number, t;
+		uint8_t h[32];
+		bool found;
+
+		if (fetch_blocks(x, &num, 1, &h, &t, &found) < 0)
+			return -1;
+		if (!found || memcmp(h, cp.hash, 32) != 0)
+			return handle_reorg(x, cp.number);
+	}
+	if (cp.number >= 0 && (uint64_t)cp.number >= safe)
+		return 1;
+	from = (uint64_t)(cp.number + 1);
+	if (head < x->cfg->confirmations || from > safe)
+		return 1;
+	to = safe - from + 1 > x->range ? from + x->range - 1 : safe;
+	while ((r = index_range(x, from, to)) == 1) {
+		/* The node refused the range (too many results): halve it. */
+		x->range = (to - from + 1) / 2 ? (to - from + 1) / 2 : 1;
+		to = from + x->range - 1;
+	}
+	return r;
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *conf = getenv("WAYMARK_CONFIG");
+	struct config cfg;
+	struct ix x;
+	struct sigaction sa;
+	char err[512], addr[43];
+	bool exit_at_head = false;
+	uint64_t backoff = BACKOFF_MIN_MS, safe = 0;
+	double t0;
+	int opt;
+
+	while ((opt = getopt(argc, argv, "c:x")) != -1) {
+		switch (opt) {
+		case 'c': conf = optarg; break;
+		case 'x': exit_at_head = true; break;
+		default:
+			fprintf(stderr, "usage: waymark-indexer [-c config] [-x]\n");
+			return 2;
+		}
+	}
+	if (config_load(&cfg, conf, err, sizeof(err)) < 0) {
+		fprintf(stderr, "waymark-indexer: %s\n", err);
+		return 2;
+	}
+	if (cfg.rpc_url[0] == '\0') {
+		fprintf(stderr, "waymark-indexer: config: rpc_url (WAYMARK_RPC_URL) is required\n");
+		return 2;
+	}
+	memset(&x, 0, sizeof(x));
+	x.cfg = &cfg;
+	x.range = cfg.indexer_block_range;
+	routedboon_topic0(x.topic0);
+	addr_format_lower(&cfg.companion_address, x.contract_text);
+	db_init(&x.db, &cfg);
+	if (rpc_init(&x.rpc, cfg.rpc_url, (long)cfg.rpc_timeout_ms) < 0) {
+		fprintf(stderr, "waymark-indexer: cannot set up HTTP\n");
+		return 1;
+	}
+	x.st = (struct store){ .db = &x.db, .chain_id = cfg.chain_id,
+	    .start_block = cfg.companion_start_block };
+	memcpy(x.st.contract_hex, x.contract_text + 2, 41);
+
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_term;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	fprintf(stderr, "waymark-indexer: %s on chain %" PRIu64 " from block %" PRIu64
+	    ", %" PRIu64 " confirmations, ranges of %" PRIu64 " blocks\n",
+	    addr_format(&cfg.companion_address, addr), cfg.chain_id, cfg.companion_start_block,
+	    cfg.confirmations, x.range);
+	t0 = now_s();
+	while (!stopping) {
+		int r = step(&x, &safe);
+
+		if (r < 0) {
+			fprintf(stderr, "waymark-indexer: %s (retrying in %" PRIu64 " ms)\n", x.err, backoff);
+			if (store_note_error(&x.st, x.err) != DB_OK)
+				db_close(&x.db);
+			sleep_ms(backoff);
+			backoff = backoff * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS : backoff * 2;
+			continue;
+		}
+		backoff = BACKOFF_MIN_MS;
+		if (r == 1) {
+			if (exit_at_head)
+				break;
+			sleep_ms(cfg.indexer_poll_ms);
+		}
+	}
+	if (exit_at_head) {
+		double dt = now_s() - t0;
+
+		printf("indexed %" PRIu64 " events in %.3f s (%.0f events/s), safe head %" PRIu64 "\n",
+		    x.indexed, dt, dt > 0 ? (double)x.indexed / dt : 0.0, safe);
+	}
+	rpc_release(&x.rpc);
+	db_close(&x.db);
+	mysql_library_end();
+	return 0;
+}

@@ -1,0 +1,69 @@
+/*
+ * store.h: what the indexer writes to MariaDB. Every change to the rows
+ * (a new range, or a rollback after a reorg) happens in one transaction
+ * together with the checkpoint and the aggregates of the routes and
+ * wallets it touched, so a crash leaves either all of it or none.
+ */
+#ifndef WAYMARK_INDEXER_STORE_H
+#define WAYMARK_INDEXER_STORE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "db.h"
+#include "routedboon.h"
+
+struct store {
+	struct db *db;
+	uint64_t chain_id;
+	char contract_hex[41];      /* lowercase, no 0x: for X'..' literals */
+	uint64_t start_block;
+};
+
+struct checkpoint {
+	int64_t number;             /* start_block - 1 before anything was indexed */
+	bool has_hash;
+	uint8_t hash[32];
+};
+
+struct block_ref {
+	uint64_t number;
+	uint8_t hash[32];
+};
+
+/* Read the checkpoint, creating it at start_block - 1 when absent. */
+enum db_rc store_checkpoint(struct store *s, struct checkpoint *cp);
+
+/* Record the chain head seen and clear the last error. */
+enum db_rc store_note_head(struct store *s, uint64_t head);
+
+/* Record an error (one line) for /health. */
+enum db_rc store_note_error(struct store *s, const char *msg);
+
+/*
+ * Store rows[0..n) of blocks up to `to` (whose hash is to_hash), the hashes
+ * of the blocks seen (blocks[0..nb)), move the checkpoint to `to` and
+ * recompute the aggregates of the routes and wallets involved. Rows already
+ * present are left alone (idempotent on chain, tx hash, log index).
+ * *stored gets the number of new rows.
+ */
+enum db_rc store_range(struct store *s, const struct routedboon *rows, size_t n,
+    const struct block_ref *blocks, size_t nb, uint64_t to, const uint8_t to_hash[32],
+    size_t *stored);
+
+/*
+ * Up to max recorded block hashes at or below `below`, newest first, into
+ * out; *n gets the count.
+ */
+enum db_rc store_recent_blocks(struct store *s, int64_t below, struct block_ref *out, size_t max,
+    size_t *n);
+
+/*
+ * Remove everything above block `fork` (rows, block hashes), move the
+ * checkpoint to it and recompute the aggregates involved. *removed gets
+ * the number of rows removed.
+ */
+enum db_rc store_rollback(struct store *s, int64_t fork, size_t *removed);
+
+#endif

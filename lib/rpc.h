@@ -1,0 +1,59 @@
+/*
+ * rpc.h: Ethereum JSON-RPC over HTTP (libcurl), single calls and batches.
+ *
+ * One struct rpc per process holds a reusable curl handle (keep-alive to
+ * the node). Responses are bounded (RPC_MAX_RESPONSE) and parsed with the
+ * strict parser; quantities stay hex strings for the caller to decode
+ * with rpc_hex_u64 / u256_parse.
+ *
+ * Return conventions: enum rpc_rc (RPC_OK is 0). On failure err[] holds
+ * one line for logs; it never goes to API clients.
+ */
+#ifndef WAYMARK_RPC_H
+#define WAYMARK_RPC_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+#define RPC_MAX_RESPONSE (256u * 1024 * 1024)
+
+enum rpc_rc {
+	RPC_OK = 0,
+	RPC_TRANSPORT,   /* connect/timeout/HTTP status: the node is unreachable */
+	RPC_BAD_REPLY,   /* not JSON-RPC, or not the shape asked for */
+	RPC_ERROR,       /* the node answered with a JSON-RPC error object */
+};
+
+struct rpc {
+	void *curl;            /* CURL * */
+	char url[2048];
+	long timeout_ms;
+	long error_code;       /* JSON-RPC error code of the last RPC_ERROR */
+	char err[512];
+};
+
+/* 0, or -1 when curl cannot be set up. */
+int rpc_init(struct rpc *r, const char *url, long timeout_ms);
+void rpc_release(struct rpc *r);
+
+/*
+ * Call method with params (a JSON array as text, e.g. "[\"latest\",false]").
+ * *result gets the "result" member (caller puts it; may be JSON null, which
+ * json-c represents as NULL).
+ */
+enum rpc_rc rpc_call(struct rpc *r, const char *method, const char *params, json_object **result);
+
+/*
+ * A batch of n calls with the same method, params[i] for call i. results[i]
+ * gets each result (caller puts them); any error in one call fails the batch.
+ */
+enum rpc_rc rpc_batch(struct rpc *r, const char *method, const char *const *params, size_t n,
+    json_object **results);
+
+/* Parse a JSON-RPC quantity "0x1a" into *out; 0 or -1. */
+int rpc_hex_u64(const char *s, uint64_t *out);
+
+#endif
