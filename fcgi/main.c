@@ -107,10 +107,12 @@ req_from_env(struct req *r, FCGX_ParamArray envp)
 
 /*
  * libfcgi closes each connection gracefully: shutdown, then wait for the
- * peer's EOF, so a TCP stack never answers late client bytes with a RST
- * that could destroy the response. On a unix socket the response is in the
- * peer's queue once write() returns and there is no RST, so the drain only
- * costs three syscalls per request; a detached request skips it.
+ * peer's EOF, so late client bytes never turn into a reset that destroys
+ * the response. On a unix socket nginx has sent the whole request before
+ * the worker answers, so reading what is left of the body (a request
+ * rejected before its body was read) makes a plain close safe: closing
+ * with unread bytes would reset the socket and nginx would lose the
+ * answer. A detached request then skips the three-syscall drain.
  */
 static bool
 listens_on_unix_socket(int fd)
@@ -198,8 +200,13 @@ main(int argc, char **argv)
 		else
 			gate_run(&g, &r, &w);
 		write_resp(fr.out, &w, r.method == HM_HEAD);
-		if (unix_sock)
+		if (unix_sock) {
+			char rest[4096];
+
+			while (FCGX_GetStr(rest, sizeof(rest), fr.in) > 0)
+				;
 			FCGX_Detach(&fr);
+		}
 		FCGX_Finish_r(&fr);
 		resp_release(&w);
 		pool_release(&r.pool);
