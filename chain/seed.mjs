@@ -38,18 +38,18 @@ const args = parseArgs(process.argv.slice(2), { rpc: 'string', state: 'string' }
 
 // [method, url, weight (number of recognitions)]; URLs are already normalized.
 const ROUTES = [
-  ['GET', 'https://api.weatherdata.example/v1/forecast', 6],
-  ['POST', 'https://api.translate.example/v2/translate', 5],
-  ['GET', 'https://api.weatherdata.example/v1/alerts', 4],
-  ['GET', 'https://maps.geocode.example/v1/reverse', 4],
-  ['POST', 'https://api.imagegen.example/v1/images/generations', 3],
-  ['GET', 'https://data.markets.example/v3/quotes', 3],
-  ['POST', 'https://api.summarize.example/v1/summarize', 3],
-  ['GET', 'https://search.papers.example/api/search', 2],
-  ['POST', 'https://api.ocr.example/v1/extract', 2],
-  ['GET', 'https://news.feedhub.example/v2/headlines', 2],
-  ['POST', 'https://api.speech.example/v1/transcribe', 1],
-  ['GET', 'https://chain.insights.example/v1/wallet/risk', 1],
+  ['GET', 'https://api.weatherdata.example.com/v1/forecast', 6],
+  ['POST', 'https://api.translate.example.com/v2/translate', 5],
+  ['GET', 'https://api.weatherdata.example.com/v1/alerts', 4],
+  ['GET', 'https://maps.geocode.example.com/v1/reverse', 4],
+  ['POST', 'https://api.imagegen.example.com/v1/images/generations', 3],
+  ['GET', 'https://data.markets.example.com/v3/quotes', 3],
+  ['POST', 'https://api.summarize.example.com/v1/summarize', 3],
+  ['GET', 'https://search.papers.example.com/api/search', 2],
+  ['POST', 'https://api.ocr.example.com/v1/extract', 2],
+  ['GET', 'https://news.feedhub.example.com/v2/headlines', 2],
+  ['POST', 'https://api.speech.example.com/v1/transcribe', 1],
+  ['GET', 'https://chain.insights.example.com/v1/wallet/risk', 1],
 ];
 // Endpoint gratuities in atomic USDC (6 decimals): $0.01 … $1.00.
 const AMOUNTS = [10000n, 25000n, 50000n, 100000n, 250000n, 500000n, 1000000n];

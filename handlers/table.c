@@ -4,6 +4,7 @@
  * the cost preview and the route listing are generated from these rows.
  * Add a row when its feature lands; no row answers with a stub.
  */
+#include "drafts.h"
 #include "table.h"
 #include "banned.h"
 
@@ -25,6 +26,46 @@ const struct field cost_preview_step_fields[] = {
 	{ .name = NULL },
 };
 
+static const struct field discovery_fields[] = {
+	{ .name = "q", .src = VS_QUERY, .type = VT_STRING, .max_len = 400 },
+	{ .name = "limit", .src = VS_QUERY, .type = VT_UINT, .min = 1, .max = 20, .def = "10" },
+	{ .name = "reviewer", .src = VS_QUERY, .type = VT_ADDRESS },
+	{ .name = NULL },
+};
+
+static const struct field site_discover_fields[] = {
+	{ .name = "q", .src = VS_QUERY, .type = VT_STRING, .max_len = 400 },
+	{ .name = "limit", .src = VS_QUERY, .type = VT_UINT, .min = 1, .max = 50, .def = "20" },
+	{ .name = "offset", .src = VS_QUERY, .type = VT_UINT, .min = 0, .max = 10000, .def = "0" },
+	{ .name = NULL },
+};
+
+static const struct field review_draft_fields[] = {
+	{ .name = "routeId", .src = VS_BODY, .type = VT_BYTES32, .required = true },
+	{ .name = "observation", .src = VS_BODY, .type = VT_STRING, .required = true,
+	    .min_len = 1, .max_len = DRAFT_OBSERVATION_MAX },
+	{ .name = NULL },
+};
+
+static const struct field review_prepare_fields[] = {
+	{ .name = "routeId", .src = VS_BODY, .type = VT_BYTES32, .required = true },
+	{ .name = "outcome", .src = VS_BODY, .type = VT_CHOICE, .required = true,
+	    .choices = draft_outcome_names },
+	{ .name = "schemaCheck", .src = VS_BODY, .type = VT_CHOICE, .required = true,
+	    .choices = draft_check_names },
+	{ .name = NULL },
+};
+
+static const struct field route_context_fields[] = {
+	{ .name = "noteJson", .src = VS_BODY, .type = VT_STRING, .required = true,
+	    .min_len = 1, .max_len = 32 * 1024 },
+	{ .name = "offerJson", .src = VS_BODY, .type = VT_STRING, .required = true,
+	    .min_len = 1, .max_len = 64 * 1024 },
+	{ .name = "signature", .src = VS_BODY, .type = VT_STRING, .required = true,
+	    .min_len = 1, .max_len = 2 + 2 * 65 },
+	{ .name = NULL },
+};
+
 const struct endpoint endpoints[] = {
 	{ .id = "health", .method = HM_GET, .pattern = "/health", .handler = h_health_get,
 	    .auth = AUTH_NONE, .flags = EP_DB,
@@ -34,6 +75,31 @@ const struct endpoint endpoints[] = {
 	    .auth = AUTH_NONE, .body = BODY_JSON, .body_max = 32 * 1024, .flags = EP_STRICT,
 	    .fields = cost_preview_fields,
 	    .summary = "price a planned sequence of calls to this service, executing nothing" },
+	{ .id = "x402.discovery", .method = HM_GET, .pattern = "/api/v1/x402/discovery",
+	    .handler = h_discovery_get, .auth = AUTH_NONE, .flags = EP_DB, .fields = discovery_fields,
+	    .summary = "free discovery snapshot: candidates with dated evidence and a handoff" },
+	{ .id = "site.x402_discover", .method = HM_GET, .pattern = "/api/site/x402/discover",
+	    .handler = h_site_discover_get, .auth = AUTH_NONE, .rate = RATE_SITE, .flags = EP_DB,
+	    .fields = site_discover_fields,
+	    .summary = "a page of endpoints from the wider x402 network (synced catalog)" },
+	{ .id = "x402.economics", .method = HM_GET, .pattern = "/api/v1/x402/economics",
+	    .handler = h_economics_get, .auth = AUTH_NONE,
+	    .summary = "free: payment recipients, paid-row prices, the fixed burn, experiments" },
+	{ .id = "x402.review_draft", .method = HM_POST, .pattern = "/api/v1/x402/review-draft",
+	    .handler = h_review_draft_post, .auth = AUTH_NONE, .body = BODY_JSON,
+	    .body_max = 16 * 1024, .flags = EP_STRICT, .fields = review_draft_fields,
+	    .summary = "deterministic review draft from an observation; never published" },
+	{ .id = "x402.review_prepare", .method = HM_POST, .pattern = "/api/v1/x402/review-prepare",
+	    .handler = h_review_prepare_post, .auth = AUTH_NONE, .body = BODY_JSON,
+	    .body_max = 16 * 1024, .flags = EP_STRICT, .fields = review_prepare_fields,
+	    .summary = "fixed technical review draft from caller-supplied facts; never published" },
+	{ .id = "mcp", .method = HM_POST, .pattern = "/mcp", .handler = h_mcp_post,
+	    .auth = AUTH_NONE, .body = BODY_JSON, .body_max = 64 * 1024, .flags = EP_DB,
+	    .summary = "read-only MCP tools (JSON-RPC over Streamable HTTP); GET and DELETE answer 405" },
+	{ .id = "x402.route_contexts", .method = HM_POST, .pattern = "/api/v1/x402/route-contexts",
+	    .handler = h_route_contexts_post, .auth = AUTH_NONE, .body = BODY_JSON,
+	    .body_max = 128 * 1024, .flags = EP_DB | EP_STRICT, .fields = route_context_fields,
+	    .summary = "publish a route participant's signed route note and offer (one slot per wallet and route)" },
 	{ .id = "feed.retired", .method = HM_GET, .pattern = "/api/feed", .handler = h_feed_get,
 	    .auth = AUTH_NONE, .summary = "retired feed: 410 with the replacement" },
 };

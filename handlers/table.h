@@ -19,6 +19,25 @@ enum err h_health_get(struct req *r, struct resp *w);
 extern const struct field cost_preview_step_fields[];
 enum err h_cost_preview_post(struct req *r, struct resp *w);
 
+/* discovery.c */
+enum err h_discovery_get(struct req *r, struct resp *w);
+
+/* site.c */
+enum err h_site_discover_get(struct req *r, struct resp *w);
+
+/* economics.c */
+enum err h_economics_get(struct req *r, struct resp *w);
+
+/* drafts.c */
+enum err h_review_draft_post(struct req *r, struct resp *w);
+enum err h_review_prepare_post(struct req *r, struct resp *w);
+
+/* mcp.c */
+enum err h_mcp_post(struct req *r, struct resp *w);
+
+/* contexts.c (the shared reads are in contexts.h) */
+enum err h_route_contexts_post(struct req *r, struct resp *w);
+
 /* feed.c */
 enum err h_feed_get(struct req *r, struct resp *w);
 

@@ -14,8 +14,10 @@ enum err {
 	ERR_UNKNOWN_FIELD,          /* 400 an undeclared property or query parameter */
 	ERR_MISSING_FIELD,          /* 400 a required field is absent */
 	ERR_INVALID_FIELD,          /* 400 a field failed its validator */
+	ERR_NOT_A_PARTICIPANT,      /* 403 the signer takes no part in the route */
 	ERR_NOT_FOUND,              /* 404 no such path or resource */
 	ERR_METHOD_NOT_ALLOWED,     /* 405 path exists, method does not */
+	ERR_STALE_PUBLICATION,      /* 409 a publication at least as new is current */
 	ERR_GONE,                   /* 410 retired endpoint */
 	ERR_BODY_TOO_LARGE,         /* 413 */
 	ERR_UNSUPPORTED_MEDIA_TYPE, /* 415 */

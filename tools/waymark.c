@@ -7,16 +7,24 @@
  *   waymark [-c config] migrate [DIR]      apply pending sql/ migrations
  *   waymark routes list                    the dispatch table, one row per line
  *   waymark routes nginx                   nginx locations generated from it
+ *   waymark [-c config] catalog-sync       pull the x402 network catalog (catalog_url)
  *
  * The config file comes from -c or WAYMARK_CONFIG; WAYMARK_* variables
  * override it. Exit status: 0 ok, 1 failure, 2 usage or invalid config.
  */
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "buf.h"
+#include "catalog.h"
 #include "config.h"
+#include "hex.h"
+#include "httpget.h"
+#include "json.h"
+#include "keccak.h"
 #include "db.h"
 #include "endpoint.h"
 #include "migrate.h"
@@ -35,6 +43,7 @@ usage(void)
 	fprintf(stderr, "usage: waymark [-c config] config check|get KEY...|keys\n"
 	    "       waymark [-c config] migrate [DIR]\n"
 	    "       waymark routes list|nginx\n"
+	    "       waymark [-c config] catalog-sync\n"
 	    "       waymark version\n");
 	return 2;
 }
@@ -201,6 +210,163 @@ cmd_routes(int argc, char **argv)
 	return usage();
 }
 
+#define CATALOG_PAGE 100
+#define CATALOG_MAX_PAGES 100
+#define CATALOG_MAX_ITEMS 10000
+#define CATALOG_PAGE_BYTES (16u * 1024 * 1024)
+
+/* Escape into a pool of buffers that lives for one statement. */
+static const char *
+esc(struct db *d, const char *s, char *out, size_t cap)
+{
+	if (db_escape(d, s, strlen(s), out, cap) < 0)
+		out[0] = '\0';
+	return out;
+}
+
+static enum db_rc
+catalog_store(struct db *d, const struct catalog_item *it, uint64_t gen)
+{
+	static char e1[2 * 2049 + 1], e2[16 * 1024], e3[4096], e4[200], e5[200], e6[200], e7[200],
+	    e8[250], e9[100], e10[16 * 1024 + 8192], e11[100];
+	struct buf q;
+	char key[67], rid[67], search[4 * 1000 + 4 * 160 + 2049 + 3];
+	uint8_t k[32];
+	struct keccak_ctx kc;
+	enum db_rc rc;
+
+	keccak_init(&kc);
+	keccak_update(&kc, it->method, strlen(it->method));
+	keccak_update(&kc, "\n", 1);
+	keccak_update(&kc, it->url, strlen(it->url));
+	keccak_final(&kc, k);
+	hex_encode(k, 32, key);
+	hex_encode(it->route_id, 32, rid);
+	snprintf(search, sizeof(search), "%s %s %s", it->service_name, it->description, it->url);
+	buf_init(&q, 256 * 1024);
+	buf_printf(&q, "INSERT INTO catalog_resources (item_key, resource_url, method, route_id, "
+	    "description, service_name, network, asset, pay_to, amount_atomic, price_usdc, x402_version, "
+	    "last_updated, generation, synced_at, search_text) VALUES (X'%s', '%s', '%s', %s%s%s, '%s', "
+	    "'%s', '%s', '%s', '%s', '%s', %s%s%s, %d, '%s', %" PRIu64 ", UTC_TIMESTAMP(), '%s') "
+	    "ON DUPLICATE KEY UPDATE resource_url = VALUES(resource_url), method = VALUES(method), "
+	    "route_id = VALUES(route_id), description = VALUES(description), "
+	    "service_name = VALUES(service_name), network = VALUES(network), asset = VALUES(asset), "
+	    "pay_to = VALUES(pay_to), amount_atomic = VALUES(amount_atomic), "
+	    "price_usdc = VALUES(price_usdc), x402_version = VALUES(x402_version), "
+	    "last_updated = VALUES(last_updated), generation = VALUES(generation), "
+	    "synced_at = VALUES(synced_at), search_text = VALUES(search_text)",
+	    key + 2, esc(d, it->url, e1, sizeof(e1)), esc(d, it->method, e9, sizeof(e9)),
+	    it->has_route ? "X'" : "NULL", it->has_route ? rid + 2 : "", it->has_route ? "'" : "",
+	    esc(d, it->description, e2, sizeof(e2)), esc(d, it->service_name, e3, sizeof(e3)),
+	    esc(d, it->network, e4, sizeof(e4)), esc(d, it->asset, e5, sizeof(e5)),
+	    esc(d, it->pay_to, e6, sizeof(e6)), esc(d, it->amount, e7, sizeof(e7)),
+	    it->price_usdc[0] ? "'" : "NULL", it->price_usdc[0] ? esc(d, it->price_usdc, e8, sizeof(e8)) : "",
+	    it->price_usdc[0] ? "'" : "", it->x402_version, esc(d, it->last_updated, e11, sizeof(e11)),
+	    gen, esc(d, search, e10, sizeof(e10)));
+	rc = q.full ? DB_ERROR : db_exec(d, buf_str(&q), false);
+	buf_release(&q);
+	return rc;
+}
+
+static int
+cmd_catalog_sync(const char *path)
+{
+	struct config c;
+	struct db d;
+	struct buf body;
+	char url[CONFIG_STR_MAX + 128], err[512], q[1024], e[700];
+	uint64_t gen = 0;
+	bool found;
+	unsigned pages = 0, seen = 0, stored = 0, rejected = 0;
+	int status = 1;
+
+	if (load(&c, path) < 0)
+		return 2;
+	if (c.catalog_url[0] == '\0') {
+		printf("catalog: no catalog_url configured; nothing to sync\n");
+		return 0;
+	}
+	db_init(&d, &c);
+	buf_init(&body, CATALOG_PAGE_BYTES);
+	if (db_connect(&d) != DB_OK) {
+		fprintf(stderr, "waymark: catalog-sync: database: %s\n", d.err);
+		goto out;
+	}
+	snprintf(q, sizeof(q), "INSERT INTO catalog_syncs (source_url, started_at, status) VALUES "
+	    "('%s', UTC_TIMESTAMP(), 'running')", esc(&d, c.catalog_url, e, sizeof(e)));
+	if (db_exec(&d, q, false) != DB_OK ||
+	    db_query_u64(&d, "SELECT LAST_INSERT_ID()", &gen, &found) != DB_OK) {
+		fprintf(stderr, "waymark: catalog-sync: database: %s\n", d.err);
+		goto out;
+	}
+	err[0] = '\0';
+	for (unsigned offset = 0; pages < CATALOG_MAX_PAGES && stored < CATALOG_MAX_ITEMS;) {
+		json_object *page = NULL, *items;
+		struct json_error je;
+		long long total;
+		size_t n;
+		long st;
+
+		snprintf(url, sizeof(url), "%s/discovery/resources?type=http&limit=%d&offset=%u",
+		    c.catalog_url, CATALOG_PAGE, offset);
+		st = httpget(url, (long)c.rpc_timeout_ms, &body, err, sizeof(err));
+		if (st != 200) {
+			if (st > 0)
+				snprintf(err, sizeof(err), "page at offset %u: HTTP status %ld", offset, st);
+			break;
+		}
+		if (json_parse_strict(buf_str(&body), body.len, NULL, &page, &je) < 0 ||
+		    catalog_page(page, &items, &total) < 0) {
+			snprintf(err, sizeof(err), "page at offset %u is not a discovery listing", offset);
+			json_object_put(page);
+			break;
+		}
+		pages++;
+		n = json_object_array_length(items);
+		for (size_t i = 0; i < n && stored < CATALOG_MAX_ITEMS; i++) {
+			static struct catalog_item it;
+			char why[200];
+
+			seen++;
+			if (catalog_item_parse(json_object_array_get_idx(items, i), &it, why, sizeof(why)) < 0) {
+				rejected++;
+				continue;
+			}
+			if (catalog_store(&d, &it, gen) != DB_OK) {
+				snprintf(err, sizeof(err), "database: %s", d.err);
+				break;
+			}
+			stored++;
+		}
+		json_object_put(page);
+		offset += (unsigned)n;
+		if (err[0] || n < CATALOG_PAGE || (total >= 0 && offset >= (unsigned long long)total))
+			break;
+	}
+	if (err[0] == '\0') {
+		snprintf(q, sizeof(q), "DELETE FROM catalog_resources WHERE generation < %" PRIu64, gen);
+		if (db_exec(&d, q, false) != DB_OK)
+			snprintf(err, sizeof(err), "database: %s", d.err);
+	}
+	snprintf(q, sizeof(q), "UPDATE catalog_syncs SET finished_at = UTC_TIMESTAMP(), pages = %u, "
+	    "items_seen = %u, items_stored = %u, items_rejected = %u, status = '%s', error = %s%s%s "
+	    "WHERE generation = %" PRIu64, pages, seen, stored, rejected, err[0] ? "failed" : "complete",
+	    err[0] ? "'" : "NULL", err[0] ? esc(&d, err, e, sizeof(e)) : "", err[0] ? "'" : "", gen);
+	db_exec(&d, q, false);
+	if (err[0]) {
+		fprintf(stderr, "waymark: catalog-sync failed, earlier listings kept: %s\n", err);
+		goto out;
+	}
+	printf("catalog: %u pages, %u items seen, %u stored, %u rejected\n", pages, seen, stored,
+	    rejected);
+	status = 0;
+out:
+	buf_release(&body);
+	db_close(&d);
+	mysql_library_end();
+	return status;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -222,6 +388,8 @@ main(int argc, char **argv)
 		return cmd_migrate(path, argc - 1, argv + 1);
 	if (strcmp(argv[0], "routes") == 0)
 		return cmd_routes(argc - 1, argv + 1);
+	if (strcmp(argv[0], "catalog-sync") == 0)
+		return cmd_catalog_sync(path);
 	if (strcmp(argv[0], "version") == 0) {
 		printf("%s\n", WAYMARK_VERSION);
 		return 0;

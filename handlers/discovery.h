@@ -1,0 +1,29 @@
+/*
+ * discovery.h: the discovery snapshot (spec 2.1-2.3), shared by
+ * GET /api/v1/x402/discovery and the MCP tool.
+ */
+#ifndef WAYMARK_DISCOVERY_H
+#define WAYMARK_DISCOVERY_H
+
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+#include "addr.h"
+#include "http.h"
+
+#define DISCOVERY_Q_MAX 400
+#define DISCOVERY_LIMIT_MAX 20
+#define DISCOVERY_LIMIT_DEFAULT 10
+
+/*
+ * Build the snapshot for q (<= 400 characters, "" for none), limit
+ * (1..20) and reviewer (NULL for none), with r->db connected. Returns
+ * ERR_NONE and *out (the caller puts it), or an error already written to w
+ * (503 when the database or the index cannot answer: never an empty
+ * success in place of a failure).
+ */
+enum err discovery_snapshot(struct req *r, struct resp *w, const char *q, uint64_t limit,
+    const struct addr *reviewer, json_object **out);
+
+#endif

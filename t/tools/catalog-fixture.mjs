@@ -1,0 +1,63 @@
+// A Bazaar-compatible discovery API for the tests: GET /discovery/resources
+// ?type=http&limit=&offset= pages through a deterministic listing of v1- and
+// v2-shaped items, including items the sync must refuse or clean.
+// Usage: node catalog-fixture.mjs PORT COUNT   (COUNT good items; prints "ready")
+import http from 'node:http';
+
+const port = Number(process.argv[2]);
+const count = Number(process.argv[3] ?? 250);
+const USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
+const topics = ['weather forecast', 'currency exchange rates', 'translation', 'image captioning', 'stock quotes'];
+
+const items = [];
+for (let i = 0; i < count; i++) {
+  const topic = topics[i % topics.length];
+  const host = `api${i}.${topic.split(' ')[0]}.example.com`;
+  if (i % 2 === 0) {
+    items.push({ // v2 shape
+      resource: `https://${host}/v2/${topic.replace(/ /g, '-')}`,
+      type: 'http', x402Version: 2,
+      description: `Paid ${topic} endpoint number ${i}`,
+      serviceName: `Service ${i} (${topic})`,
+      accepts: [{ scheme: 'exact', network: 'eip155:8453', amount: String(1000 * (i + 1)), asset: USDC,
+        payTo: '0x' + (i + 1).toString(16).padStart(40, '0'), maxTimeoutSeconds: 60 }],
+      extensions: { bazaar: { info: { input: { type: 'http', method: i % 4 === 0 ? 'GET' : 'POST' } } } },
+      lastUpdated: '2026-11-01T00:00:00Z',
+    });
+  } else {
+    items.push({ // v1 shape: everything inside accepts
+      resource: `https://${host}/v1/${topic.replace(/ /g, '-')}`,
+      type: 'http', x402Version: 1,
+      accepts: [{ scheme: 'exact', network: 'base', maxAmountRequired: '2500', asset: USDC,
+        payTo: '0x' + (i + 1).toString(16).padStart(40, '0'), resource: `https://${host}/v1/x`,
+        description: `Legacy ${topic} listing ${i}`, mimeType: 'application/json',
+        outputSchema: { input: { type: 'http', method: 'get' } } }],
+      lastUpdated: 1761955200,
+    });
+  }
+}
+// Items the sync must refuse.
+items.push({ resource: 'http://plain.example.com/x', type: 'http', x402Version: 2, description: 'not https' });
+items.push({ resource: 'https://10.0.0.7/internal', type: 'http', x402Version: 2, description: 'private IP literal' });
+items.push({ resource: 'https://localhost/x', type: 'http', x402Version: 2, description: 'local host' });
+items.push({ resource: 'https://user:pw@creds.example.com/x', type: 'http', x402Version: 2, description: 'credentials' });
+items.push({ resource: 'https://mcp.example.com/mcp', type: 'mcp', x402Version: 2, description: 'an MCP tool' });
+items.push({ resource: 'https://nodesc.example.com/x', type: 'http', x402Version: 2 });
+items.push({ type: 'http', x402Version: 2, description: 'no resource' });
+// Items the sync must clean: control and bidi characters, an over-long text,
+// a non-USDC asset (no USDC price), no service name (the host stands in).
+items.push({ resource: 'https://messy.example.com/api?key=1', type: 'http', x402Version: 2,
+  description: 'line one\nline\u202etwo\u0007 ' + 'x'.repeat(3000),
+  accepts: [{ scheme: 'exact', network: 'eip155:8453', amount: '5', asset: '0x' + 'ab'.repeat(20), payTo: '0x' + '11'.repeat(20) }],
+  extensions: { bazaar: { info: { input: { method: 'POST' } } } } });
+
+const server = http.createServer((req, res) => {
+  const u = new URL(req.url, 'http://x');
+  if (u.pathname !== '/discovery/resources') { res.writeHead(404).end('{}'); return; }
+  const limit = Math.min(Number(u.searchParams.get('limit') ?? 20), 100);
+  const offset = Number(u.searchParams.get('offset') ?? 0);
+  const page = items.slice(offset, offset + limit);
+  res.writeHead(200, { 'content-type': 'application/json' });
+  res.end(JSON.stringify({ x402Version: 2, items: page, pagination: { limit, offset, total: items.length } }));
+});
+server.listen(port, '127.0.0.1', () => console.log('ready'));

@@ -1,0 +1,18 @@
+// Validate a JSON document against a JSON Schema (2020-12) with ajv.
+// Usage: node validate.mjs SCHEMA.json < document.json
+// Prints "valid", or each error (instance path and message) and exits 1.
+import { readFileSync } from 'node:fs';
+import Ajv2020 from 'ajv/dist/2020.js';
+import addFormats from 'ajv-formats';
+
+const schema = JSON.parse(readFileSync(process.argv[2], 'utf8'));
+const doc = JSON.parse(readFileSync(0, 'utf8'));
+const ajv = new Ajv2020({ allErrors: true, strict: true });
+addFormats(ajv);
+const validate = ajv.compile(schema);
+if (validate(doc)) {
+  console.log('valid');
+} else {
+  for (const e of validate.errors) console.log(`${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`);
+  process.exit(1);
+}
