@@ -14,6 +14,14 @@
  * recognition amounts never rank. Until reviews are published (a later
  * release), review counts are zero, each candidate's reviews are empty and
  * coverage.reviews.available is false; with `reviewer`, no route qualifies.
+ *
+ * Each worker keeps the described routes in memory (the corpus: verified
+ * routes, their text in a word-prefix index, usage and prices), so a
+ * request touches no table. At most every DISCOVERY_CHECK_MS a cheap
+ * fingerprint query tells whether contexts or the catalog changed (full
+ * reload) or only the recognition index moved (usage reload); when that
+ * query fails the corpus is dropped and the answer is 503. Terms match
+ * word prefixes ("weath" finds "weather"), case-insensitively for ASCII.
  */
 #include <ctype.h>
 #include <inttypes.h>
@@ -31,11 +39,11 @@
 #include "table.h"
 #include "timefmt.h"
 #include "url.h"
+#include "wordindex.h"
 #include "banned.h"
 
 #define TERMS_MAX 8
-#define TERM_MAX 100
-#define ROWS_MAX 5000
+#define DISCOVERY_CHECK_MS 1000
 
 enum field_id { F_TITLE, F_SUMMARY, F_CONTEXT, F_URL, F__MAX };
 
@@ -45,90 +53,105 @@ static const char *const field_names[F__MAX] = {
 };
 static const int field_weight[F__MAX] = { [F_TITLE] = 3, [F_SUMMARY] = 2, [F_CONTEXT] = 2, [F_URL] = 1 };
 
+/* One described route of the corpus. Strings are malloc'd. */
 struct cand {
 	uint8_t route_id[32];
 	char method[16];
-	char url[2049];
-	char title[4 * 160 + 1];
-	char summary[4 * 1000 + 1];
-	char *context;              /* signed context text (intent, fit, limits), malloc */
+	char *url, *title, *summary, *context;
 	bool from_context, from_catalog;
 	char price_usdc[100];
 	char checked_at[32];
 	long long created;          /* the context note's createdAt (newest describes) */
-	int relevance;
-	unsigned matched[F__MAX];   /* bit per term */
+	long long expires;          /* the context note's expiresAt; 0 for catalog-only */
 	uint64_t uses, wallets;
 };
 
+struct corpus {
+	bool loaded;
+	uint64_t checked_ms;
+	uint64_t chain_id;
+	char desc_fp[256];          /* contexts and catalog fingerprint */
+	char usage_fp[64];          /* indexer checkpoint */
+	bool activity;              /* the recognition index exists */
+	struct cand *e;             /* sorted by route ID */
+	size_t n;
+	struct wordindex wi;
+	uint32_t *match;            /* per entry and field: bit per query term */
+	uint32_t *touched;
+	size_t ntouched;
+};
+
+static struct corpus corpus;
+
 struct terms {
 	size_t n;
-	char t[TERMS_MAX][TERM_MAX + 1];   /* lowercase */
+	char t[TERMS_MAX][65];      /* lowercase words */
 };
 
 static void
-split_terms(const char *q, struct terms *tm)
+add_term(const char *word, void *arg)
 {
-	tm->n = 0;
-	while (*q && tm->n < TERMS_MAX) {
-		size_t k = 0;
+	struct terms *tm = arg;
 
-		while (*q == ' ' || *q == '\t')
-			q++;
-		while (*q && *q != ' ' && *q != '\t') {
-			if (k < TERM_MAX)
-				tm->t[tm->n][k++] = (char)tolower((unsigned char)*q);
-			q++;
-		}
-		tm->t[tm->n][k] = '\0';
-		if (k > 0) {
-			bool dup = false;
-
-			for (size_t i = 0; i < tm->n; i++)
-				dup |= strcmp(tm->t[i], tm->t[tm->n]) == 0;
-			if (!dup)
-				tm->n++;
-		}
-	}
+	if (tm->n == TERMS_MAX)
+		return;
+	for (size_t i = 0; i < tm->n; i++)
+		if (strcmp(tm->t[i], word) == 0)
+			return;
+	snprintf(tm->t[tm->n++], sizeof(tm->t[0]), "%s", word);
 }
 
-/* ASCII case-insensitive substring test (UTF-8 bytes compared as is). */
-static bool
-contains(const char *hay, const char *needle)
+static uint64_t
+now_ms(void)
 {
-	size_t n = strlen(needle);
+	struct timespec ts;
 
-	if (hay == NULL || n == 0)
-		return false;
-	for (const char *p = hay; *p; p++) {
-		size_t i = 0;
-
-		while (i < n && p[i] && tolower((unsigned char)p[i]) == (unsigned char)needle[i])
-			i++;
-		if (i == n)
-			return true;
-	}
-	return false;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
-/* Cut to at most max characters at a UTF-8 boundary. */
-static void
-copy_chars(char *dst, size_t cap, const char *src, size_t max)
+/* A malloc'd copy of at most max characters of s, cut at a UTF-8 boundary. */
+static char *
+dup_chars(const char *s, size_t max)
 {
 	size_t j = 0, chars = 0;
+	char *d;
 
-	for (size_t i = 0; src[i] && chars < max; chars++) {
-		size_t k = 1;
-
-		while (src[i + k] && ((unsigned char)src[i + k] & 0xc0) == 0x80)
-			k++;
-		if (j + k >= cap)
-			break;
-		memcpy(dst + j, src + i, k);
-		j += k;
-		i += k;
+	s = s ? s : "";
+	while (s[j] && chars < max) {
+		j++;
+		while (s[j] && ((unsigned char)s[j] & 0xc0) == 0x80)
+			j++;
+		chars++;
 	}
-	dst[j] = '\0';
+	d = malloc(j + 1);
+	if (d) {
+		memcpy(d, s, j);
+		d[j] = '\0';
+	}
+	return d;
+}
+
+static void
+cand_free(struct cand *c)
+{
+	free(c->url);
+	free(c->title);
+	free(c->summary);
+	free(c->context);
+	c->url = c->title = c->summary = c->context = NULL;
+}
+
+static void
+corpus_clear(struct corpus *k)
+{
+	for (size_t i = 0; i < k->n; i++)
+		cand_free(&k->e[i]);
+	free(k->e);
+	free(k->match);
+	free(k->touched);
+	wordindex_release(&k->wi);
+	memset(k, 0, sizeof(*k));
 }
 
 static int
@@ -137,84 +160,55 @@ cand_cmp_route(const void *a, const void *b)
 	return memcmp(((const struct cand *)a)->route_id, ((const struct cand *)b)->route_id, 32);
 }
 
-static int
-cand_cmp_rank(const void *a, const void *b)
-{
-	const struct cand *x = a, *y = b;
-
-	if (x->relevance != y->relevance)
-		return y->relevance - x->relevance;
-	/* boon_backed review counts and reviewers: zero until reviews exist. */
-	return memcmp(x->route_id, y->route_id, 32);
-}
-
-/* LIKE filter over `col` for any term: " AND (col LIKE '%t1%' OR ...)". */
-static void
-add_filter(struct buf *b, struct db *d, const struct terms *tm, const char *col)
-{
-	if (tm->n == 0)
-		return;
-	buf_adds(b, " AND (");
-	for (size_t i = 0; i < tm->n; i++) {
-		char esc1[2 * TERM_MAX + 1], esc2[4 * TERM_MAX + 3];
-		size_t j = 0;
-
-		for (const char *p = tm->t[i]; *p; p++) {
-			if (*p == '%' || *p == '_' || *p == '\\')
-				esc1[j++] = '\\';
-			esc1[j++] = *p;
-		}
-		esc1[j] = '\0';
-		if (db_escape(d, esc1, j, esc2, sizeof(esc2)) < 0)
-			esc2[0] = '\0';
-		buf_printf(b, "%s%s LIKE '%%%s%%'", i ? " OR " : "", col, esc2);
-	}
-	buf_adds(b, ")");
-}
-
-/* Append rows of one source into *cands. */
+/* Append the rows of one source into *c. */
 static enum db_rc
-load(struct req *r, const char *sql, bool context, struct cand **cands, size_t *n, size_t *cap)
+load_rows(struct db *db, const char *sql, bool context, struct cand **c, size_t *n, size_t *cap)
 {
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
-	enum db_rc rc = db_query(r->db, sql, &res);
+	enum db_rc rc = db_query(db, sql, &res);
 
 	if (rc != DB_OK)
 		return rc;
-	while (res && (row = mysql_fetch_row(res)) != NULL && *n < ROWS_MAX) {
+	while (res && (row = mysql_fetch_row(res)) != NULL) {
 		unsigned long *len = mysql_fetch_lengths(res);
-		struct cand *c;
+		struct cand *x;
 
 		if (len[0] != 32)
 			continue;
 		if (*n == *cap) {
-			size_t ncap = *cap ? *cap * 2 : 64;
-			struct cand *nc = realloc(*cands, ncap * sizeof(*nc));
+			size_t ncap = *cap ? *cap * 2 : 256;
+			struct cand *nc = realloc(*c, ncap * sizeof(*nc));
 
 			if (nc == NULL) {
 				rc = DB_ERROR;
 				break;
 			}
-			*cands = nc;
+			*c = nc;
 			*cap = ncap;
 		}
-		c = &(*cands)[(*n)++];
-		memset(c, 0, sizeof(*c));
-		memcpy(c->route_id, row[0], 32);
-		snprintf(c->method, sizeof(c->method), "%s", row[1] ? row[1] : "");
-		snprintf(c->url, sizeof(c->url), "%s", row[2] ? row[2] : "");
-		copy_chars(c->title, sizeof(c->title), row[3] ? row[3] : "", 160);
-		copy_chars(c->summary, sizeof(c->summary), row[4] ? row[4] : "", 1000);
+		x = &(*c)[(*n)++];
+		memset(x, 0, sizeof(*x));
+		memcpy(x->route_id, row[0], 32);
+		snprintf(x->method, sizeof(x->method), "%s", row[1] ? row[1] : "");
+		x->url = dup_chars(row[2], 2048);
+		x->title = dup_chars(row[3], 160);
+		x->summary = dup_chars(row[4], 1000);
 		if (context) {
-			c->from_context = true;
-			c->context = strdup(row[5] ? row[5] : "");
+			x->from_context = true;
+			x->context = dup_chars(row[5], 4000);
+			x->created = row[7] ? strtoll(row[7], NULL, 10) : 0;
+			x->expires = row[8] ? strtoll(row[8], NULL, 10) : 0;
 		} else {
-			c->from_catalog = true;
-			snprintf(c->price_usdc, sizeof(c->price_usdc), "%s", row[5] ? row[5] : "");
+			x->from_catalog = true;
+			snprintf(x->price_usdc, sizeof(x->price_usdc), "%s", row[5] ? row[5] : "");
 		}
-		snprintf(c->checked_at, sizeof(c->checked_at), "%s", row[6] ? row[6] : "");
-		c->created = context && row[7] ? strtoll(row[7], NULL, 10) : 0;
+		snprintf(x->checked_at, sizeof(x->checked_at), "%s", row[6] ? row[6] : "");
+		if (x->url == NULL || x->title == NULL || x->summary == NULL ||
+		    (context && x->context == NULL)) {
+			rc = DB_ERROR;
+			break;
+		}
 	}
 	if (res)
 		mysql_free_result(res);
@@ -222,8 +216,8 @@ load(struct req *r, const char *sql, bool context, struct cand **cands, size_t *
 }
 
 /*
- * Merge rows of the same route: the context (signed by a participant)
- * describes the route first; a catalog listing adds its price.
+ * Merge rows of the same route: the newest context (signed by a
+ * participant) describes the route; a catalog listing adds its price.
  */
 static size_t
 merge(struct cand *c, size_t n)
@@ -237,28 +231,24 @@ merge(struct cand *c, size_t n)
 		struct cand *last = m ? &c[m - 1] : NULL;
 
 		if (last && memcmp(last->route_id, c[i].route_id, 32) == 0) {
-			if (c[i].from_catalog && !last->price_usdc[0]) {
-				memcpy(last->price_usdc, c[i].price_usdc, sizeof(last->price_usdc));
-				memcpy(last->checked_at, c[i].checked_at, sizeof(last->checked_at));
-				last->from_catalog = true;
-			}
 			if (c[i].from_context && (!last->from_context || c[i].created > last->created)) {
-				/* the newest context describes the route; a catalog listing only adds a price */
-				char price[sizeof(last->price_usdc)], checked[sizeof(last->checked_at)];
-				bool cat = last->from_catalog;
+				struct cand old = *last;
 
-				memcpy(price, last->price_usdc, sizeof(price));
-				memcpy(checked, last->checked_at, sizeof(checked));
-				free(last->context);
 				*last = c[i];
-				c[i].context = NULL;
-				if (cat && !last->price_usdc[0]) {
-					memcpy(last->price_usdc, price, sizeof(price));
-					memcpy(last->checked_at, checked, sizeof(checked));
+				if (old.from_catalog && !last->price_usdc[0]) {
+					memcpy(last->price_usdc, old.price_usdc, sizeof(old.price_usdc));
+					memcpy(last->checked_at, old.checked_at, sizeof(old.checked_at));
 					last->from_catalog = true;
 				}
+				cand_free(&old);
+			} else {
+				if (c[i].from_catalog && !last->price_usdc[0]) {
+					memcpy(last->price_usdc, c[i].price_usdc, sizeof(last->price_usdc));
+					memcpy(last->checked_at, c[i].checked_at, sizeof(last->checked_at));
+					last->from_catalog = true;
+				}
+				cand_free(&c[i]);
 			}
-			free(c[i].context);
 			continue;
 		}
 		if (m != i)
@@ -268,60 +258,223 @@ merge(struct cand *c, size_t n)
 	return m;
 }
 
-/* The route URL recomputes to the route ID, and passes the public policy. */
+/* The route URL recomputes to the route ID and passes the public policy. */
 static bool
 verified(struct cand *c)
 {
 	static struct route_parts parts;
 	uint8_t id[32];
+	char *url;
 
 	if (route_id(c->method, strlen(c->method), c->url, strlen(c->url), id, &parts) != ROUTE_OK ||
-	    memcmp(id, c->route_id, 32) != 0)
-		return false;
-	if (parts.url.origin_len + parts.url.path_len >= sizeof(c->url) ||
+	    memcmp(id, c->route_id, 32) != 0 || parts.url.origin_len + parts.url.path_len > 2048 ||
 	    strlen(parts.method) >= sizeof(c->method))
 		return false;
-	memcpy(c->url, parts.url.origin, parts.url.origin_len);
-	memcpy(c->url + parts.url.origin_len, parts.url.path, parts.url.path_len + 1);
+	url = malloc(parts.url.origin_len + parts.url.path_len + 1);
+	if (url == NULL)
+		return false;
+	memcpy(url, parts.url.origin, parts.url.origin_len);
+	memcpy(url + parts.url.origin_len, parts.url.path, parts.url.path_len + 1);
+	free(c->url);
+	c->url = url;
 	memcpy(c->method, parts.method, strlen(parts.method) + 1);
 	return url_check_public(c->url, strlen(c->url), URL_EXACT, NULL) == URL_OK &&
 	    c->title[0] && c->summary[0];
 }
 
-static void
-score(struct cand *c, const struct terms *tm)
+/* Usage of every corpus route from the recognition aggregates. */
+static enum db_rc
+load_usage(struct db *db, struct corpus *k)
 {
-	const char *text[F__MAX] = { c->title, c->summary, c->context, c->url };
+	char q[256];
+	MYSQL_RES *res = NULL;
+	MYSQL_ROW row;
+	enum db_rc rc;
 
-	c->relevance = 0;
-	for (size_t i = 0; i < tm->n; i++)
+	for (size_t i = 0; i < k->n; i++)
+		k->e[i].uses = k->e[i].wallets = 0;
+	snprintf(q, sizeof(q), "SELECT route_id, recognition_count, tipper_count FROM "
+	    "route_recognition_stats WHERE chain_id = %" PRIu64, k->chain_id);
+	if ((rc = db_query(db, q, &res)) != DB_OK)
+		return rc;
+	while (res && (row = mysql_fetch_row(res)) != NULL) {
+		unsigned long *len = mysql_fetch_lengths(res);
+		struct cand key, *hit;
+
+		if (len[0] != 32)
+			continue;
+		memcpy(key.route_id, row[0], 32);
+		hit = bsearch(&key, k->e, k->n, sizeof(*k->e), cand_cmp_route);
+		if (hit) {
+			hit->uses = strtoull(row[1], NULL, 10);
+			hit->wallets = strtoull(row[2], NULL, 10);
+		}
+	}
+	if (res)
+		mysql_free_result(res);
+	return DB_OK;
+}
+
+/* Load every described route, verify it and index its text. */
+static enum db_rc
+load_corpus(struct db *db, struct corpus *k)
+{
+	char q[1024];
+	struct cand *c = NULL;
+	size_t n = 0, cap = 0, kept = 0;
+	enum db_rc rc;
+
+	snprintf(q, sizeof(q), "SELECT route_id, method, public_endpoint_url, "
+	    "CONCAT(method, ' ', SUBSTRING(public_endpoint_url, 9)), CONCAT(intent, ' ', fit), "
+	    "CONCAT_WS(' ', intent, fit, limits_text), DATE_FORMAT(published_at, '%%Y-%%m-%%dT%%H:%%i:%%sZ'), "
+	    "note_created_at, note_expires_at FROM route_contexts WHERE chain_id = %" PRIu64
+	    " AND note_expires_at > UNIX_TIMESTAMP()", k->chain_id);
+	rc = load_rows(db, q, true, &c, &n, &cap);
+	if (rc == DB_OK)
+		rc = load_rows(db, "SELECT route_id, method, resource_url, service_name, description, "
+		    "price_usdc, DATE_FORMAT(synced_at, '%Y-%m-%dT%H:%i:%sZ') FROM catalog_resources "
+		    "WHERE route_id IS NOT NULL", false, &c, &n, &cap);
+	if (rc != DB_OK) {
+		for (size_t i = 0; i < n; i++)
+			cand_free(&c[i]);
+		free(c);
+		return rc;
+	}
+	n = merge(c, n);
+	for (size_t i = 0; i < n; i++) {
+		if (verified(&c[i]))
+			c[kept++] = c[i];
+		else
+			cand_free(&c[i]);
+	}
+	k->e = c;
+	k->n = kept;
+	k->match = calloc(kept * F__MAX + 1, sizeof(*k->match));
+	k->touched = calloc(kept + 1, sizeof(*k->touched));
+	wordindex_init(&k->wi);
+	if (k->match == NULL || k->touched == NULL)
+		return DB_ERROR;
+	for (size_t i = 0; i < kept; i++) {
+		const char *text[F__MAX] = { c[i].title, c[i].summary, c[i].context, c[i].url };
+
 		for (int f = 0; f < F__MAX; f++)
-			if (contains(text[f], tm->t[i])) {
-				c->matched[f] |= 1u << i;
-				c->relevance += field_weight[f];
-			}
+			if (text[f] && wordindex_add(&k->wi, (uint32_t)i, (unsigned)f, text[f],
+			    strlen(text[f])) < 0)
+				return DB_ERROR;
+	}
+	return wordindex_build(&k->wi) < 0 ? DB_ERROR : load_usage(db, k);
+}
+
+/*
+ * Make the corpus current: at most every DISCOVERY_CHECK_MS, compare the
+ * fingerprints and reload what changed. Any failure drops the corpus.
+ */
+static enum db_rc
+corpus_refresh(struct req *r)
+{
+	struct corpus *k = &corpus;
+	uint64_t now = now_ms();
+	char q[768], desc[256] = "", usage[64] = "";
+	MYSQL_RES *res = NULL;
+	MYSQL_ROW row;
+	enum db_rc rc;
+
+	if (k->loaded && k->chain_id == r->cfg->chain_id && now - k->checked_ms < DISCOVERY_CHECK_MS)
+		return DB_OK;
+	snprintf(q, sizeof(q), "SELECT CONCAT_WS(':', (SELECT COUNT(*) FROM route_contexts WHERE "
+	    "chain_id = %" PRIu64 "), (SELECT IFNULL(MAX(published_at), '') FROM route_contexts WHERE "
+	    "chain_id = %" PRIu64 "), (SELECT COUNT(*) FROM catalog_resources), (SELECT "
+	    "IFNULL(MAX(generation), 0) FROM catalog_resources)), (SELECT IFNULL(MAX(block_number), "
+	    "'none') FROM indexer_checkpoints WHERE chain_id = %" PRIu64 ")", r->cfg->chain_id,
+	    r->cfg->chain_id, r->cfg->chain_id);
+	rc = db_query(r->db, q, &res);
+	if (rc == DB_OK && res && (row = mysql_fetch_row(res)) != NULL) {
+		snprintf(desc, sizeof(desc), "%s", row[0] ? row[0] : "");
+		snprintf(usage, sizeof(usage), "%s", row[1] ? row[1] : "none");
+	} else if (rc == DB_OK) {
+		rc = DB_ERROR;
+	}
+	if (res)
+		mysql_free_result(res);
+	if (rc == DB_OK && (!k->loaded || k->chain_id != r->cfg->chain_id ||
+	    strcmp(desc, k->desc_fp) != 0)) {
+		corpus_clear(k);
+		k->chain_id = r->cfg->chain_id;
+		rc = load_corpus(r->db, k);
+	} else if (rc == DB_OK && strcmp(usage, k->usage_fp) != 0) {
+		rc = load_usage(r->db, k);
+	}
+	if (rc != DB_OK) {
+		corpus_clear(k);
+		return rc;
+	}
+	k->loaded = true;
+	k->checked_ms = now;
+	k->activity = strcmp(usage, "none") != 0;
+	memcpy(k->desc_fp, desc, sizeof(desc));
+	memcpy(k->usage_fp, usage, sizeof(usage));
+	return DB_OK;
+}
+
+struct hit {
+	uint32_t doc;
+	int relevance;
+};
+
+static const struct cand *hit_entries;
+
+static int
+hit_rank(const void *a, const void *b)
+{
+	const struct hit *x = a, *y = b;
+
+	if (x->relevance != y->relevance)
+		return y->relevance - x->relevance;
+	/* boon_backed review counts and reviewers: zero until reviews exist. */
+	return memcmp(hit_entries[x->doc].route_id, hit_entries[y->doc].route_id, 32);
+}
+
+struct match_ctx {
+	struct corpus *k;
+	unsigned term;
+};
+
+static void
+on_match(uint32_t doc, unsigned fields, void *arg)
+{
+	struct match_ctx *m = arg;
+	struct corpus *k = m->k;
+	bool fresh = true;
+
+	for (int f = 0; f < F__MAX; f++)
+		if (k->match[doc * F__MAX + (unsigned)f])
+			fresh = false;
+	if (fresh)
+		k->touched[k->ntouched++] = doc;
+	for (int f = 0; f < F__MAX; f++)
+		if (fields & (1u << f))
+			k->match[doc * F__MAX + (unsigned)f] |= 1u << m->term;
 }
 
 static json_object *
-match_reasons(const struct cand *c, const struct terms *tm)
+match_reasons(const struct cand *c, const uint32_t *matched, const struct terms *tm)
 {
 	json_object *a = json_object_new_array();
 	char line[512];
 
-	if (tm->n == 0) {
+	if (tm->n == 0)
 		json_object_array_add(a, json_object_new_string(
-		    "No query was given: every described route qualifies; ordered by boon_backed "
+		    "No query terms were given: every described route qualifies; ordered by boon_backed "
 		    "review evidence, then route ID."));
-	}
-	for (int f = 0; f < F__MAX; f++) {
-		size_t off = 0;
+	for (int f = 0; matched && f < F__MAX; f++) {
+		size_t off;
 
-		if (!c->matched[f])
+		if (!matched[f])
 			continue;
-		off = (size_t)snprintf(line, sizeof(line), "The query term%s ", 
-		    __builtin_popcount(c->matched[f]) > 1 ? "s" : "");
+		off = (size_t)snprintf(line, sizeof(line), "The query term%s ",
+		    __builtin_popcount(matched[f]) > 1 ? "s" : "");
 		for (size_t i = 0, k = 0; i < tm->n && off < sizeof(line); i++)
-			if (c->matched[f] & (1u << i))
+			if (matched[f] & (1u << i))
 				off += (size_t)snprintf(line + off, sizeof(line) - off, "%s\"%s\"",
 				    k++ ? ", " : "", tm->t[i]);
 		if (off < sizeof(line))
@@ -337,44 +490,9 @@ match_reasons(const struct cand *c, const struct terms *tm)
 		    "Listed in the synced x402 network catalog (untrusted listing data)."));
 	return a;
 }
-
-static enum db_rc
-load_usage(struct req *r, struct cand *c, size_t n)
-{
-	struct buf q;
-	MYSQL_RES *res = NULL;
-	MYSQL_ROW row;
-	enum db_rc rc;
-
-	if (n == 0)
-		return DB_OK;
-	buf_init(&q, 64 * 1024);
-	buf_printf(&q, "SELECT route_id, recognition_count, tipper_count FROM route_recognition_stats "
-	    "WHERE chain_id = %" PRIu64 " AND route_id IN (", r->cfg->chain_id);
-	for (size_t i = 0; i < n; i++) {
-		char h[67];
-
-		buf_printf(&q, "%sX'%s'", i ? "," : "", hex_encode(c[i].route_id, 32, h) + 2);
-	}
-	buf_adds(&q, ")");
-	rc = db_query(r->db, buf_str(&q), &res);
-	buf_release(&q);
-	while (rc == DB_OK && res && (row = mysql_fetch_row(res)) != NULL) {
-		unsigned long *len = mysql_fetch_lengths(res);
-
-		for (size_t i = 0; i < n && len[0] == 32; i++)
-			if (memcmp(c[i].route_id, row[0], 32) == 0) {
-				c[i].uses = strtoull(row[1], NULL, 10);
-				c[i].wallets = strtoull(row[2], NULL, 10);
-			}
-	}
-	if (res)
-		mysql_free_result(res);
-	return rc;
-}
-
 static json_object *
-candidate_json(const struct config *cfg, const struct cand *c, const struct terms *tm)
+candidate_json(const struct config *cfg, const struct cand *c, const uint32_t *matched,
+    const struct terms *tm)
 {
 	json_object *o = json_object_new_object(), *usage, *price, *inv, *links;
 	char rid[67], path[128];
@@ -385,7 +503,7 @@ candidate_json(const struct config *cfg, const struct cand *c, const struct term
 	json_object_object_add(o, "url", json_object_new_string(c->url));
 	json_object_object_add(o, "method", json_object_new_string(c->method));
 	json_object_object_add(o, "summary", json_object_new_string(c->summary));
-	json_object_object_add(o, "matchReasons", match_reasons(c, tm));
+	json_object_object_add(o, "matchReasons", match_reasons(c, matched, tm));
 	json_object_object_add(o, "reviews", json_object_new_array());
 	usage = json_object_new_object();
 	json_object_object_add(usage, "useCount", json_object_new_int64((int64_t)c->uses));
@@ -442,88 +560,65 @@ enum err
 discovery_snapshot(struct req *r, struct resp *w, const char *q, uint64_t limit,
     const struct addr *reviewer, json_object **out)
 {
-	struct terms tm;
-	struct buf sql;
-	struct cand *c = NULL;
-	size_t n = 0, cap = 0, kept = 0;
-	uint64_t indexed = 0;
-	bool found;
-	char now[32];
+	struct corpus *k = &corpus;
+	struct terms tm = { .n = 0 };
+	struct hit *hits = NULL;
+	size_t nh = 0;
+	long long now = (long long)time(NULL);
+	char stamp[32];
 	json_object *o, *query, *arr;
-	enum db_rc rc;
 
 	*out = NULL;
-	split_terms(q, &tm);
-	buf_init(&sql, 256 * 1024);
-	buf_printf(&sql, "SELECT route_id, method, public_endpoint_url, "
-	    "CONCAT(method, ' ', SUBSTRING(public_endpoint_url, 9)), CONCAT(intent, ' ', fit), "
-	    "CONCAT_WS(' ', intent, fit, limits_text), DATE_FORMAT(published_at, '%%Y-%%m-%%dT%%H:%%i:%%sZ'), "
-	    "note_created_at FROM route_contexts WHERE chain_id = %" PRIu64 " AND note_expires_at > UNIX_TIMESTAMP()",
-	    r->cfg->chain_id);
-	add_filter(&sql, r->db, &tm, "LOWER(CONVERT(CONCAT_WS(' ', method, public_endpoint_url, intent, fit, limits_text) USING utf8mb4))");
-	/*
-	 * Without q the ranking is by route ID alone (until review evidence
-	 * exists), so each source needs only its lowest route IDs; with q at
-	 * most ROWS_MAX matching rows per source are ranked.
-	 */
-	buf_printf(&sql, " ORDER BY route_id LIMIT %" PRIu64, tm.n ? (uint64_t)ROWS_MAX : limit * 10 + 50);
-	rc = db_query_u64(r->db, "SELECT COUNT(*) FROM indexer_checkpoints", &indexed, &found);
-	if (rc == DB_OK)
-		rc = load(r, buf_str(&sql), true, &c, &n, &cap);
-	buf_reset(&sql);
-	buf_printf(&sql, "SELECT route_id, method, resource_url, service_name, description, price_usdc, "
-	    "DATE_FORMAT(synced_at, '%%Y-%%m-%%dT%%H:%%i:%%sZ') FROM catalog_resources "
-	    "WHERE route_id IS NOT NULL");
-	add_filter(&sql, r->db, &tm, "search_text");
-	buf_printf(&sql, " ORDER BY route_id LIMIT %" PRIu64, tm.n ? (uint64_t)ROWS_MAX : limit * 10 + 50);
-	if (rc == DB_OK)
-		rc = load(r, buf_str(&sql), false, &c, &n, &cap);
-	buf_release(&sql);
-	if (rc != DB_OK) {
-		for (size_t i = 0; i < n; i++)
-			free(c[i].context);
-		free(c);
+	if (corpus_refresh(r) != DB_OK)
 		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL,
 		    "Discovery cannot answer while the database is unavailable; this is not an empty result.");
-	}
-	n = merge(c, n);
-	/* Rank every matching route, then verify in rank order until limit
-	 * candidates recompute to their route IDs (only those are shown). */
-	for (size_t i = 0; i < n; i++) {
-		if (reviewer != NULL) {
-			/* reviewer: no route has reviews before the review lanes exist */
-			free(c[i].context);
-			continue;
-		}
-		score(&c[i], &tm);
-		if (tm.n > 0 && c[i].relevance == 0) {
-			free(c[i].context);
-			continue;
-		}
-		c[kept++] = c[i];
-	}
-	if (kept > 0)
-		qsort(c, kept, sizeof(*c), cand_cmp_rank);
-	{
-		size_t shown = 0;
+	wordindex_words(q, strlen(q), add_term, &tm);
+	arr = json_object_new_array();
+	if (reviewer == NULL && tm.n == 0) {
+		/* No terms: the first routes by route ID (the corpus order). */
+		for (size_t i = 0; i < k->n && json_object_array_length(arr) < limit; i++)
+			if (k->e[i].expires == 0 || k->e[i].expires > now)
+				json_object_array_add(arr, candidate_json(r->cfg, &k->e[i], NULL, &tm));
+	} else if (reviewer == NULL) {
+		for (size_t t = 0; t < tm.n; t++) {
+			struct match_ctx m = { .k = k, .term = (unsigned)t };
 
-		for (size_t i = 0; i < kept; i++) {
-			if (shown < limit && verified(&c[i]))
-				c[shown++] = c[i];
-			else
-				free(c[i].context);
+			wordindex_prefix(&k->wi, tm.t[t], on_match, &m);
 		}
-		kept = shown;
+		/* Keep the best `limit` hits in order (insertion into a short array). */
+		hits = calloc(limit + 1, sizeof(*hits));
+		hit_entries = k->e;
+		for (size_t i = 0; hits && i < k->ntouched; i++) {
+			uint32_t d = k->touched[i];
+			struct hit h = { .doc = d, .relevance = 0 };
+			size_t pos;
+
+			if (k->e[d].expires != 0 && k->e[d].expires <= now)
+				continue;
+			for (int f = 0; f < F__MAX; f++)
+				h.relevance += field_weight[f] * __builtin_popcount(k->match[d * F__MAX + (unsigned)f]);
+			if (nh == limit && hit_rank(&h, &hits[nh - 1]) >= 0)
+				continue;
+			pos = nh < limit ? nh++ : nh - 1;
+			while (pos > 0 && hit_rank(&h, &hits[pos - 1]) < 0) {
+				hits[pos] = hits[pos - 1];
+				pos--;
+			}
+			hits[pos] = h;
+		}
+		for (size_t i = 0; i < nh; i++)
+			json_object_array_add(arr, candidate_json(r->cfg, &k->e[hits[i].doc],
+			    &k->match[hits[i].doc * F__MAX], &tm));
+		for (size_t i = 0; i < k->ntouched; i++)
+			memset(&k->match[k->touched[i] * F__MAX], 0, F__MAX * sizeof(*k->match));
+		k->ntouched = 0;
+		free(hits);
 	}
-	if (load_usage(r, c, kept) != DB_OK) {
-		for (size_t i = 0; i < kept; i++)
-			free(c[i].context);
-		free(c);
-		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
-	}
+	/* With reviewer: no route has reviews before the review lanes exist. */
 	o = json_object_new_object();
 	json_object_object_add(o, "version", json_object_new_string("1"));
-	json_object_object_add(o, "generatedAt", json_object_new_string(time_rfc3339(time(NULL), now, sizeof(now))));
+	json_object_object_add(o, "generatedAt",
+	    json_object_new_string(time_rfc3339(time(NULL), stamp, sizeof(stamp))));
 	query = json_object_new_object();
 	json_object_object_add(query, "q", json_object_new_string(q));
 	json_object_object_add(query, "limit", json_object_new_int64((int64_t)limit));
@@ -535,14 +630,8 @@ discovery_snapshot(struct req *r, struct resp *w, const char *q, uint64_t limit,
 		json_object_object_add(query, "reviewer", NULL);
 	}
 	json_object_object_add(o, "query", query);
-	arr = json_object_new_array();
-	for (size_t i = 0; i < kept; i++) {
-		json_object_array_add(arr, candidate_json(r->cfg, &c[i], &tm));
-		free(c[i].context);
-	}
-	free(c);
 	json_object_object_add(o, "candidates", arr);
-	json_object_object_add(o, "coverage", coverage(true, false, indexed > 0));
+	json_object_object_add(o, "coverage", coverage(true, false, k->activity));
 	*out = o;
 	return ERR_NONE;
 }

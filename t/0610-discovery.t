@@ -65,6 +65,10 @@ rel=$(jq -r '[.candidates[] | (.matchReasons | map(select(test("matched the titl
 ids=$(jq -r '.candidates[].routeId' <<<"$body")
 is "$ids" "$(sort <<<"$ids")" "equal relevance: route ID order, whatever the recognition amounts ($rel)"
 
+get "/api/v1/x402/discovery?q=weath&limit=20"
+is "$(jq -r '.candidates | length' <<<"$body")" 8 "a term matches word prefixes (weath: the 8 weather routes)"
+get "/api/v1/x402/discovery?q=eather&limit=20"
+is "$(jq -r '.candidates | length' <<<"$body")" 0 "but not the middle of words"
 get "/api/v1/x402/discovery?q=weather%20translation&limit=20"
 valid "two terms"
 is "$(jq -r '.candidates | length' <<<"$body")" 16 "two terms match either topic"
@@ -91,6 +95,9 @@ get "/api/v1/x402/discovery?q=$(printf 'a%.0s' $(seq 400))"
 is "$status" 200 "q of exactly 400 characters is accepted"
 
 "$top/tools/stack" db-stop
+# Each worker re-checks its in-memory corpus against the database at most
+# once a second; after that every answer must be the error.
+sleep 1.2
 get "/api/v1/x402/discovery?q=weather"
 is "$status" 503 "database stopped: 503"
 is "$(jq -r .error <<<"$body")" database_unavailable "an error, never an empty success"
