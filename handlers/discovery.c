@@ -77,8 +77,11 @@ struct corpus {
 	size_t n;
 	struct wordindex wi;
 	uint32_t *match;            /* per entry and field: bit per query term */
-	uint32_t *touched;
+	uint32_t *touched;          /* entries matched by this query */
 	size_t ntouched;
+	uint32_t *seen;             /* per entry: the query generation that touched it */
+	int *rel;                   /* per entry: relevance within this query */
+	uint32_t gen;
 };
 
 static struct corpus corpus;
@@ -150,6 +153,8 @@ corpus_clear(struct corpus *k)
 	free(k->e);
 	free(k->match);
 	free(k->touched);
+	free(k->seen);
+	free(k->rel);
 	wordindex_release(&k->wi);
 	memset(k, 0, sizeof(*k));
 }
@@ -351,8 +356,10 @@ load_corpus(struct db *db, struct corpus *k)
 	k->n = kept;
 	k->match = calloc(kept * F__MAX + 1, sizeof(*k->match));
 	k->touched = calloc(kept + 1, sizeof(*k->touched));
+	k->seen = calloc(kept + 1, sizeof(*k->seen));
+	k->rel = calloc(kept + 1, sizeof(*k->rel));
 	wordindex_init(&k->wi);
-	if (k->match == NULL || k->touched == NULL)
+	if (k->match == NULL || k->touched == NULL || k->seen == NULL || k->rel == NULL)
 		return DB_ERROR;
 	for (size_t i = 0; i < kept; i++) {
 		const char *text[F__MAX] = { c[i].title, c[i].summary, c[i].context, c[i].url };
@@ -421,8 +428,8 @@ struct hit {
 	int relevance;
 };
 
-static const struct cand *hit_entries;
-
+/* Higher relevance first; then (review evidence: zero until reviews
+ * exist) route ID, which is the corpus order. */
 static int
 hit_rank(const void *a, const void *b)
 {
@@ -430,8 +437,7 @@ hit_rank(const void *a, const void *b)
 
 	if (x->relevance != y->relevance)
 		return y->relevance - x->relevance;
-	/* boon_backed review counts and reviewers: zero until reviews exist. */
-	return memcmp(hit_entries[x->doc].route_id, hit_entries[y->doc].route_id, 32);
+	return (x->doc > y->doc) - (x->doc < y->doc);
 }
 
 struct match_ctx {
@@ -444,16 +450,18 @@ on_match(uint32_t doc, unsigned fields, void *arg)
 {
 	struct match_ctx *m = arg;
 	struct corpus *k = m->k;
-	bool fresh = true;
+	uint32_t bit = 1u << m->term, *mt = &k->match[doc * F__MAX];
 
-	for (int f = 0; f < F__MAX; f++)
-		if (k->match[doc * F__MAX + (unsigned)f])
-			fresh = false;
-	if (fresh)
+	if (k->seen[doc] != k->gen) {
+		k->seen[doc] = k->gen;
+		k->rel[doc] = 0;
 		k->touched[k->ntouched++] = doc;
+	}
 	for (int f = 0; f < F__MAX; f++)
-		if (fields & (1u << f))
-			k->match[doc * F__MAX + (unsigned)f] |= 1u << m->term;
+		if ((fields & (1u << f)) && !(mt[f] & bit)) {
+			mt[f] |= bit;
+			k->rel[doc] += field_weight[f];
+		}
 }
 
 static json_object *
@@ -580,6 +588,10 @@ discovery_snapshot(struct req *r, struct resp *w, const char *q, uint64_t limit,
 			if (k->e[i].expires == 0 || k->e[i].expires > now)
 				json_object_array_add(arr, candidate_json(r->cfg, &k->e[i], NULL, &tm));
 	} else if (reviewer == NULL) {
+		if (++k->gen == 0) {
+			memset(k->seen, 0, k->n * sizeof(*k->seen));
+			k->gen = 1;
+		}
 		for (size_t t = 0; t < tm.n; t++) {
 			struct match_ctx m = { .k = k, .term = (unsigned)t };
 
@@ -587,16 +599,13 @@ discovery_snapshot(struct req *r, struct resp *w, const char *q, uint64_t limit,
 		}
 		/* Keep the best `limit` hits in order (insertion into a short array). */
 		hits = calloc(limit + 1, sizeof(*hits));
-		hit_entries = k->e;
 		for (size_t i = 0; hits && i < k->ntouched; i++) {
 			uint32_t d = k->touched[i];
-			struct hit h = { .doc = d, .relevance = 0 };
+			struct hit h = { .doc = d, .relevance = k->rel[d] };
 			size_t pos;
 
 			if (k->e[d].expires != 0 && k->e[d].expires <= now)
 				continue;
-			for (int f = 0; f < F__MAX; f++)
-				h.relevance += field_weight[f] * __builtin_popcount(k->match[d * F__MAX + (unsigned)f]);
 			if (nh == limit && hit_rank(&h, &hits[nh - 1]) >= 0)
 				continue;
 			pos = nh < limit ? nh++ : nh - 1;

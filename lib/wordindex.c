@@ -17,6 +17,7 @@ wordindex_release(struct wordindex *w)
 {
 	free(w->words);
 	free(w->p);
+	free(w->vocab);
 	wordindex_init(w);
 }
 
@@ -138,6 +139,20 @@ wordindex_build(struct wordindex *w)
 		w->p[m++] = w->p[i];
 	}
 	w->n = m;
+	/* The vocabulary: each distinct word once, with its posting range. */
+	w->vocab = calloc(m, sizeof(*w->vocab));
+	if (w->vocab == NULL)
+		return -1;
+	for (size_t i = 0; i < m; i++) {
+		struct wi_word *v = w->nvocab ? &w->vocab[w->nvocab - 1] : NULL;
+
+		if (v && strcmp(w->words + v->word, w->words + w->p[i].word) == 0) {
+			v->count++;
+			continue;
+		}
+		w->vocab[w->nvocab++] = (struct wi_word){ .word = w->p[i].word, .first = (uint32_t)i,
+		    .count = 1 };
+	}
 	return 0;
 }
 
@@ -145,19 +160,20 @@ void
 wordindex_prefix(const struct wordindex *w, const char *prefix,
     void (*fn)(uint32_t doc, unsigned fields, void *arg), void *arg)
 {
-	size_t lo = 0, hi = w->n, plen = strlen(prefix);
+	size_t lo = 0, hi = w->nvocab, plen = strlen(prefix);
 
 	if (plen == 0)
 		return;
-	/* First posting whose word is >= prefix. */
+	/* First word >= prefix; then every word starting with it, once each. */
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
-		if (strcmp(w->words + w->p[mid].word, prefix) < 0)
+		if (strcmp(w->words + w->vocab[mid].word, prefix) < 0)
 			lo = mid + 1;
 		else
 			hi = mid;
 	}
-	for (size_t i = lo; i < w->n && strncmp(w->words + w->p[i].word, prefix, plen) == 0; i++)
-		fn(w->p[i].doc, w->p[i].fields, arg);
+	for (size_t i = lo; i < w->nvocab && strncmp(w->words + w->vocab[i].word, prefix, plen) == 0; i++)
+		for (uint32_t k = w->vocab[i].first; k < w->vocab[i].first + w->vocab[i].count; k++)
+			fn(w->p[k].doc, w->p[k].fields, arg);
 }

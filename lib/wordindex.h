@@ -22,11 +22,20 @@ struct wi_posting {
 	uint8_t fields;    /* bit per field the word occurs in */
 };
 
+/* One distinct word and the range of its postings (after build). */
+struct wi_word {
+	uint32_t word;     /* offset in the word arena */
+	uint32_t first;    /* index of its first posting */
+	uint32_t count;
+};
+
 struct wordindex {
 	char *words;           /* arena of NUL-terminated lowercase words */
 	size_t words_len, words_cap;
 	struct wi_posting *p;
 	size_t n, cap;
+	struct wi_word *vocab; /* sorted distinct words */
+	size_t nvocab;
 };
 
 void wordindex_init(struct wordindex *w);
