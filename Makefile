@@ -104,13 +104,17 @@ FUZZ_SECONDS ?= 30
 FUZZ_FLAGS := -std=c11 -D_DEFAULT_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -Ilib
 fuzz:
 	@tools/deps fuzz
-	@mkdir -p build-fuzz/corpus-json build-fuzz/corpus-url
+	@mkdir -p build-fuzz/corpus-json build-fuzz/corpus-url build-fuzz/corpus-x402
 	clang $(FUZZ_FLAGS) $(shell pkg-config --cflags json-c) t/fuzz/json.c lib/json.c \
 		-o build-fuzz/fuzz-json $(shell pkg-config --libs json-c)
 	clang $(FUZZ_FLAGS) $(shell pkg-config --cflags nettle) t/fuzz/url.c lib/url.c lib/utf8.c lib/route.c \
 		lib/keccak.c lib/hex.c -o build-fuzz/fuzz-url $(shell pkg-config --libs nettle)
+	clang $(FUZZ_FLAGS) $(shell pkg-config --cflags json-c nettle libsecp256k1) t/fuzz/x402.c lib/x402.c \
+		lib/json.c lib/typed.c lib/eip712.c lib/sig.c lib/keccak.c lib/addr.c lib/hex.c lib/u256.c \
+		lib/decimal.c lib/buf.c -o build-fuzz/fuzz-x402 $(shell pkg-config --libs json-c nettle libsecp256k1)
 	build-fuzz/fuzz-json -max_total_time=$(FUZZ_SECONDS) build-fuzz/corpus-json
 	build-fuzz/fuzz-url -max_total_time=$(FUZZ_SECONDS) build-fuzz/corpus-url
+	build-fuzz/fuzz-x402 -max_total_time=$(FUZZ_SECONDS) build-fuzz/corpus-x402
 
 # Production install (see INSTALL): the two programs, the migrations and the
 # nginx pieces, including the locations generated from the dispatch table.

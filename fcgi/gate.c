@@ -5,6 +5,7 @@
 #include "gate.h"
 #include "hex.h"
 #include "json.h"
+#include "pay.h"
 #include "banned.h"
 
 #define QUERY_MAX 8192
@@ -280,6 +281,8 @@ gate_checks(const struct gate *g, struct req *r, struct resp *w)
 	}
 	if ((e = check_fields(ep, r, w)) != ERR_NONE)
 		return e;
+	if (ep->auth == AUTH_PAID)
+		return pay_run(g, r, w);
 	if (ep->auth != AUTH_NONE)
 		return resp_fail(w, ERR_INTERNAL, NULL, "This endpoint's authentication is not available.");
 	if (ep->flags & EP_DB) {

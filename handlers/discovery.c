@@ -11,9 +11,11 @@
  * field. Order: relevance (terms matched, weighted title 3, summary and
  * context 2, URL 1), then boon_backed review count, then distinct
  * boon_backed reviewers, then route ID. Token holdings, burns and
- * recognition amounts never rank. Until reviews are published (a later
- * release), review counts are zero, each candidate's reviews are empty and
- * coverage.reviews.available is false; with `reviewer`, no route qualifies.
+ * recognition amounts never rank, and neither do receipt_verified or
+ * self_reported reviews. Each candidate carries up to 10 reviews (newest
+ * first, every lane, each with its evidence kind and the free review
+ * source as sourceUrl); with `reviewer`, only routes that wallet reviewed
+ * remain and its reviews come first.
  *
  * Each worker keeps the described routes in memory (the corpus: verified
  * routes, their text in a word-prefix index, usage and prices), so a
@@ -25,6 +27,7 @@
  */
 #include <ctype.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -64,6 +67,8 @@ struct cand {
 	long long created;          /* the context note's createdAt (newest describes) */
 	long long expires;          /* the context note's expiresAt; 0 for catalog-only */
 	uint64_t uses, wallets;
+	uint64_t boon_reviews, boon_reviewers;
+	json_object *reviews;       /* up to 10 review items, newest first (or NULL) */
 };
 
 struct corpus {
@@ -72,6 +77,8 @@ struct corpus {
 	uint64_t chain_id;
 	char desc_fp[256];          /* contexts and catalog fingerprint */
 	char usage_fp[64];          /* indexer checkpoint */
+	char reviews_fp[64];        /* review count and newest id */
+	uint32_t *order;            /* entries by review evidence, then route ID (no-q order) */
 	bool activity;              /* the recognition index exists */
 	struct cand *e;             /* sorted by route ID */
 	size_t n;
@@ -142,7 +149,9 @@ cand_free(struct cand *c)
 	free(c->title);
 	free(c->summary);
 	free(c->context);
+	json_object_put(c->reviews);
 	c->url = c->title = c->summary = c->context = NULL;
+	c->reviews = NULL;
 }
 
 static void
@@ -155,6 +164,7 @@ corpus_clear(struct corpus *k)
 	free(k->touched);
 	free(k->seen);
 	free(k->rel);
+	free(k->order);
 	wordindex_release(&k->wi);
 	memset(k, 0, sizeof(*k));
 }
@@ -287,19 +297,22 @@ verified(struct cand *c)
 	    c->title[0] && c->summary[0];
 }
 
-/* Usage of every corpus route from the recognition aggregates. */
+/*
+ * Run q, whose rows are (route ID, count, count), and store the two counts
+ * of each corpus route at the given offsets of its entry (zero for routes
+ * without a row).
+ */
 static enum db_rc
-load_usage(struct db *db, struct corpus *k)
+load_counts(struct db *db, struct corpus *k, const char *q, size_t off_a, size_t off_b)
 {
-	char q[256];
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
 	enum db_rc rc;
 
-	for (size_t i = 0; i < k->n; i++)
-		k->e[i].uses = k->e[i].wallets = 0;
-	snprintf(q, sizeof(q), "SELECT route_id, recognition_count, tipper_count FROM "
-	    "route_recognition_stats WHERE chain_id = %" PRIu64, k->chain_id);
+	for (size_t i = 0; i < k->n; i++) {
+		*(uint64_t *)(void *)((char *)&k->e[i] + off_a) = 0;
+		*(uint64_t *)(void *)((char *)&k->e[i] + off_b) = 0;
+	}
 	if ((rc = db_query(db, q, &res)) != DB_OK)
 		return rc;
 	while (res && (row = mysql_fetch_row(res)) != NULL) {
@@ -309,10 +322,9 @@ load_usage(struct db *db, struct corpus *k)
 		if (len[0] != 32)
 			continue;
 		memcpy(key.route_id, row[0], 32);
-		hit = bsearch(&key, k->e, k->n, sizeof(*k->e), cand_cmp_route);
-		if (hit) {
-			hit->uses = strtoull(row[1], NULL, 10);
-			hit->wallets = strtoull(row[2], NULL, 10);
+		if ((hit = bsearch(&key, k->e, k->n, sizeof(*k->e), cand_cmp_route)) != NULL) {
+			*(uint64_t *)(void *)((char *)hit + off_a) = strtoull(row[1], NULL, 10);
+			*(uint64_t *)(void *)((char *)hit + off_b) = strtoull(row[2], NULL, 10);
 		}
 	}
 	if (res)
@@ -320,9 +332,117 @@ load_usage(struct db *db, struct corpus *k)
 	return DB_OK;
 }
 
+/* Usage of every corpus route from the recognition aggregates. */
+static enum db_rc
+load_usage(struct db *db, struct corpus *k)
+{
+	char q[256];
+
+	snprintf(q, sizeof(q), "SELECT route_id, recognition_count, tipper_count FROM "
+	    "route_recognition_stats WHERE chain_id = %" PRIu64, k->chain_id);
+	return load_counts(db, k, q, offsetof(struct cand, uses), offsetof(struct cand, wallets));
+}
+
+static const struct cand *order_entries;
+
+/* More boon_backed reviews first, then more distinct reviewers, then route ID. */
+static int
+evidence_cmp(uint32_t a, uint32_t b, const struct cand *e)
+{
+	if (e[a].boon_reviews != e[b].boon_reviews)
+		return e[a].boon_reviews > e[b].boon_reviews ? -1 : 1;
+	if (e[a].boon_reviewers != e[b].boon_reviewers)
+		return e[a].boon_reviewers > e[b].boon_reviewers ? -1 : 1;
+	return (a > b) - (a < b);
+}
+
+static int
+order_cmp(const void *x, const void *y)
+{
+	return evidence_cmp(*(const uint32_t *)x, *(const uint32_t *)y, order_entries);
+}
+
+/* One review item of a candidate (spec 2.3), citing the free review source. */
+static json_object *
+review_item(const struct config *cfg, const uint8_t route_id[32], const char *text,
+    const char *lane, const char *wallet_hex, const char *published)
+{
+	json_object *it = json_object_new_object();
+	char rid[67], wallet[43], src[CONFIG_STR_MAX + 128];
+
+	hex_encode(route_id, 32, rid);
+	snprintf(wallet, sizeof(wallet), "0x%s", wallet_hex);
+	snprintf(src, sizeof(src), "%s/api/site/x402/routes/%s/reviews", cfg->public_base_url, rid);
+	json_object_object_add(it, "text", json_object_new_string(text));
+	json_object_object_add(it, "evidenceKind", json_object_new_string(lane));
+	json_object_object_add(it, "reviewer", json_object_new_string(wallet));
+	json_object_object_add(it, "publishedAt", json_object_new_string(published));
+	json_object_object_add(it, "sourceUrl", json_object_new_string(src));
+	return it;
+}
+
+/*
+ * Review evidence of every corpus route: boon_backed counts for ranking and
+ * up to 10 newest review items of any lane for the candidates.
+ */
+static enum db_rc
+load_reviews(struct db *db, const struct config *cfg, struct corpus *k)
+{
+	char q[1024];
+	MYSQL_RES *res = NULL;
+	MYSQL_ROW row;
+	enum db_rc rc;
+
+	for (size_t i = 0; i < k->n; i++) {
+		json_object_put(k->e[i].reviews);
+		k->e[i].reviews = NULL;
+	}
+	snprintf(q, sizeof(q), "SELECT route_id, COUNT(*), COUNT(DISTINCT reviewer) FROM reviews "
+	    "WHERE chain_id = %" PRIu64 " AND lane = 'boon_backed' GROUP BY route_id", k->chain_id);
+	if ((rc = load_counts(db, k, q, offsetof(struct cand, boon_reviews),
+	    offsetof(struct cand, boon_reviewers))) != DB_OK)
+		return rc;
+	res = NULL;
+	snprintf(q, sizeof(q), "SELECT route_id, lane, review_text, LOWER(HEX(reviewer)), "
+	    "DATE_FORMAT(published_at, '%%Y-%%m-%%dT%%H:%%i:%%sZ') FROM (SELECT route_id, lane, "
+	    "review_text, reviewer, published_at, ROW_NUMBER() OVER (PARTITION BY route_id ORDER BY "
+	    "published_at DESC, id DESC) AS n FROM reviews WHERE chain_id = %" PRIu64 ") t WHERE n <= 10 "
+	    "ORDER BY route_id, n", k->chain_id);
+	if ((rc = db_query(db, q, &res)) != DB_OK)
+		return rc;
+	while (res && (row = mysql_fetch_row(res)) != NULL) {
+		unsigned long *len = mysql_fetch_lengths(res);
+		struct cand key, *hit;
+
+		if (len[0] != 32)
+			continue;
+		memcpy(key.route_id, row[0], 32);
+		if ((hit = bsearch(&key, k->e, k->n, sizeof(*k->e), cand_cmp_route)) == NULL)
+			continue;
+		if (hit->reviews == NULL)
+			hit->reviews = json_object_new_array();
+		json_object_array_add(hit->reviews, review_item(cfg, hit->route_id, row[2], row[1], row[3],
+		    row[4]));
+	}
+	if (res)
+		mysql_free_result(res);
+	if (rc != DB_OK)
+		return rc;
+	free(k->order);
+	k->order = calloc(k->n + 1, sizeof(*k->order));
+	if (k->order == NULL)
+		return DB_ERROR;
+	for (size_t i = 0; i < k->n; i++)
+		k->order[i] = (uint32_t)i;
+	order_entries = k->e;
+	if (k->n > 0)
+		qsort(k->order, k->n, sizeof(*k->order), order_cmp);
+	return DB_OK;
+}
+
 /* Load every described route, verify it and index its text. */
 static enum db_rc
-load_corpus(struct db *db, struct corpus *k)
+load_corpus(struct db *db, const struct config *cfg, struct corpus *k)
 {
 	char q[1024];
 	struct cand *c = NULL;
@@ -369,7 +489,9 @@ load_corpus(struct db *db, struct corpus *k)
 			    strlen(text[f])) < 0)
 				return DB_ERROR;
 	}
-	return wordindex_build(&k->wi) < 0 ? DB_ERROR : load_usage(db, k);
+	if (wordindex_build(&k->wi) < 0 || load_usage(db, k) != DB_OK)
+		return DB_ERROR;
+	return load_reviews(db, cfg, k);
 }
 
 /*
@@ -381,7 +503,7 @@ corpus_refresh(struct req *r)
 {
 	struct corpus *k = &corpus;
 	uint64_t now = now_ms();
-	char q[768], desc[256] = "", usage[64] = "";
+	char q[1024], desc[256] = "", usage[64] = "", reviews[64] = "";
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
 	enum db_rc rc;
@@ -392,12 +514,14 @@ corpus_refresh(struct req *r)
 	    "chain_id = %" PRIu64 "), (SELECT IFNULL(MAX(published_at), '') FROM route_contexts WHERE "
 	    "chain_id = %" PRIu64 "), (SELECT COUNT(*) FROM catalog_resources), (SELECT "
 	    "IFNULL(MAX(generation), 0) FROM catalog_resources)), (SELECT IFNULL(MAX(block_number), "
-	    "'none') FROM indexer_checkpoints WHERE chain_id = %" PRIu64 ")", r->cfg->chain_id,
-	    r->cfg->chain_id, r->cfg->chain_id);
+	    "'none') FROM indexer_checkpoints WHERE chain_id = %" PRIu64 "), (SELECT CONCAT(COUNT(*), "
+	    "':', IFNULL(MAX(id), 0)) FROM reviews WHERE chain_id = %" PRIu64 ")", r->cfg->chain_id,
+	    r->cfg->chain_id, r->cfg->chain_id, r->cfg->chain_id);
 	rc = db_query(r->db, q, &res);
 	if (rc == DB_OK && res && (row = mysql_fetch_row(res)) != NULL) {
 		snprintf(desc, sizeof(desc), "%s", row[0] ? row[0] : "");
 		snprintf(usage, sizeof(usage), "%s", row[1] ? row[1] : "none");
+		snprintf(reviews, sizeof(reviews), "%s", row[2] ? row[2] : "");
 	} else if (rc == DB_OK) {
 		rc = DB_ERROR;
 	}
@@ -407,9 +531,12 @@ corpus_refresh(struct req *r)
 	    strcmp(desc, k->desc_fp) != 0)) {
 		corpus_clear(k);
 		k->chain_id = r->cfg->chain_id;
-		rc = load_corpus(r->db, k);
-	} else if (rc == DB_OK && strcmp(usage, k->usage_fp) != 0) {
-		rc = load_usage(r->db, k);
+		rc = load_corpus(r->db, r->cfg, k);
+	} else if (rc == DB_OK) {
+		if (strcmp(usage, k->usage_fp) != 0)
+			rc = load_usage(r->db, k);
+		if (rc == DB_OK && strcmp(reviews, k->reviews_fp) != 0)
+			rc = load_reviews(r->db, r->cfg, k);
 	}
 	if (rc != DB_OK) {
 		corpus_clear(k);
@@ -420,6 +547,7 @@ corpus_refresh(struct req *r)
 	k->activity = strcmp(usage, "none") != 0;
 	memcpy(k->desc_fp, desc, sizeof(desc));
 	memcpy(k->usage_fp, usage, sizeof(usage));
+	memcpy(k->reviews_fp, reviews, sizeof(reviews));
 	return DB_OK;
 }
 
@@ -428,8 +556,7 @@ struct hit {
 	int relevance;
 };
 
-/* Higher relevance first; then (review evidence: zero until reviews
- * exist) route ID, which is the corpus order. */
+/* Higher relevance first; then review evidence and route ID (corpus order). */
 static int
 hit_rank(const void *a, const void *b)
 {
@@ -437,7 +564,7 @@ hit_rank(const void *a, const void *b)
 
 	if (x->relevance != y->relevance)
 		return y->relevance - x->relevance;
-	return (x->doc > y->doc) - (x->doc < y->doc);
+	return evidence_cmp(x->doc, y->doc, order_entries);
 }
 
 struct match_ctx {
@@ -498,9 +625,38 @@ match_reasons(const struct cand *c, const uint32_t *matched, const struct terms 
 		    "Listed in the synced x402 network catalog (untrusted listing data)."));
 	return a;
 }
+/* The reviewer's own review items on one route (discovery with reviewer). */
+struct mine {
+	uint8_t route_id[32];
+	json_object *items;        /* array, newest first */
+};
+
+static json_object *
+candidate_reviews(const struct cand *c, const struct mine *m, const char *reviewer_hex)
+{
+	json_object *a;
+
+	if (m == NULL)
+		return c->reviews ? json_object_get(c->reviews) : json_object_new_array();
+	/* The reviewer's reviews first, then the others, at most 10. */
+	a = json_object_new_array();
+	for (size_t i = 0; i < json_object_array_length(m->items) && json_object_array_length(a) < 10; i++)
+		json_object_array_add(a, json_object_get(json_object_array_get_idx(m->items, i)));
+	for (size_t i = 0; c->reviews && i < json_object_array_length(c->reviews) &&
+	    json_object_array_length(a) < 10; i++) {
+		json_object *it = json_object_array_get_idx(c->reviews, i), *rv = NULL;
+
+		json_object_object_get_ex(it, "reviewer", &rv);
+		if (rv && strcmp(json_object_get_string(rv) + 2, reviewer_hex) == 0)
+			continue;
+		json_object_array_add(a, json_object_get(it));
+	}
+	return a;
+}
+
 static json_object *
 candidate_json(const struct config *cfg, const struct cand *c, const uint32_t *matched,
-    const struct terms *tm)
+    const struct terms *tm, const struct mine *m, const char *reviewer_hex)
 {
 	json_object *o = json_object_new_object(), *usage, *price, *inv, *links;
 	char rid[67], path[128];
@@ -512,7 +668,7 @@ candidate_json(const struct config *cfg, const struct cand *c, const uint32_t *m
 	json_object_object_add(o, "method", json_object_new_string(c->method));
 	json_object_object_add(o, "summary", json_object_new_string(c->summary));
 	json_object_object_add(o, "matchReasons", match_reasons(c, matched, tm));
-	json_object_object_add(o, "reviews", json_object_new_array());
+	json_object_object_add(o, "reviews", candidate_reviews(c, m, reviewer_hex));
 	usage = json_object_new_object();
 	json_object_object_add(usage, "useCount", json_object_new_int64((int64_t)c->uses));
 	json_object_object_add(usage, "walletCount", json_object_new_int64((int64_t)c->wallets));
@@ -564,6 +720,70 @@ coverage(bool routes, bool reviews, bool activity)
 	return o;
 }
 
+static int
+mine_cmp(const void *a, const void *b)
+{
+	return memcmp(((const struct mine *)a)->route_id, ((const struct mine *)b)->route_id, 32);
+}
+
+static const struct mine *
+find_mine(const struct mine *m, size_t n, const struct cand *c)
+{
+	struct mine key;
+
+	if (n == 0)
+		return NULL;
+	memcpy(key.route_id, c->route_id, 32);
+	return bsearch(&key, m, n, sizeof(*m), mine_cmp);
+}
+
+/* The reviewer's review items, grouped by route (sorted by route ID). */
+static enum db_rc
+load_mine(struct req *r, const char *rhex, struct mine **out, size_t *n)
+{
+	char q[768];
+	MYSQL_RES *res = NULL;
+	MYSQL_ROW row;
+	enum db_rc rc;
+	size_t cap = 0;
+
+	*out = NULL;
+	*n = 0;
+	snprintf(q, sizeof(q), "SELECT route_id, lane, review_text, DATE_FORMAT(published_at, "
+	    "'%%Y-%%m-%%dT%%H:%%i:%%sZ') FROM reviews WHERE chain_id = %" PRIu64 " AND reviewer = X'%s' "
+	    "ORDER BY route_id, published_at DESC, id DESC", r->cfg->chain_id, rhex);
+	if ((rc = db_query(r->db, q, &res)) != DB_OK)
+		return rc;
+	while (res && (row = mysql_fetch_row(res)) != NULL) {
+		unsigned long *len = mysql_fetch_lengths(res);
+		struct mine *m = *n ? &(*out)[*n - 1] : NULL;
+
+		if (len[0] != 32)
+			continue;
+		if (m == NULL || memcmp(m->route_id, row[0], 32) != 0) {
+			if (*n == cap) {
+				size_t ncap = cap ? cap * 2 : 16;
+				struct mine *nm = realloc(*out, ncap * sizeof(*nm));
+
+				if (nm == NULL) {
+					rc = DB_ERROR;
+					break;
+				}
+				*out = nm;
+				cap = ncap;
+			}
+			m = &(*out)[(*n)++];
+			memcpy(m->route_id, row[0], 32);
+			m->items = json_object_new_array();
+		}
+		json_object_array_add(m->items, review_item(r->cfg, m->route_id, row[2], row[1], rhex,
+		    row[3]));
+	}
+	if (res)
+		mysql_free_result(res);
+	return rc;
+}
+
 enum err
 discovery_snapshot(struct req *r, struct resp *w, const char *q, uint64_t limit,
     const struct addr *reviewer, json_object **out)
@@ -571,7 +791,9 @@ discovery_snapshot(struct req *r, struct resp *w, const char *q, uint64_t limit,
 	struct corpus *k = &corpus;
 	struct terms tm = { .n = 0 };
 	struct hit *hits = NULL;
-	size_t nh = 0;
+	struct mine *mine = NULL;
+	size_t nh = 0, nmine = 0;
+	char rhex[ADDR_TEXT_LEN + 1] = "";
 	long long now = (long long)time(NULL);
 	char stamp[32];
 	json_object *o, *query, *arr;
@@ -581,30 +803,44 @@ discovery_snapshot(struct req *r, struct resp *w, const char *q, uint64_t limit,
 		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL,
 		    "Discovery cannot answer while the database is unavailable; this is not an empty result.");
 	wordindex_words(q, strlen(q), add_term, &tm);
+	if (reviewer) {
+		addr_format_lower(reviewer, rhex);
+		memmove(rhex, rhex + 2, 41);
+		if (load_mine(r, rhex, &mine, &nmine) != DB_OK)
+			return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL,
+			    "Discovery cannot answer while the database is unavailable; this is not an empty result.");
+	}
 	arr = json_object_new_array();
-	if (reviewer == NULL && tm.n == 0) {
-		/* No terms: the first routes by route ID (the corpus order). */
-		for (size_t i = 0; i < k->n && json_object_array_length(arr) < limit; i++)
-			if (k->e[i].expires == 0 || k->e[i].expires > now)
-				json_object_array_add(arr, candidate_json(r->cfg, &k->e[i], NULL, &tm));
-	} else if (reviewer == NULL) {
+	if (tm.n == 0) {
+		/* No terms: by review evidence, then route ID (the precomputed order). */
+		for (size_t i = 0; i < k->n && json_object_array_length(arr) < limit; i++) {
+			const struct cand *c = &k->e[k->order[i]];
+			const struct mine *m = reviewer ? find_mine(mine, nmine, c) : NULL;
+
+			if ((c->expires == 0 || c->expires > now) && (!reviewer || m))
+				json_object_array_add(arr, candidate_json(r->cfg, c, NULL, &tm, m, rhex));
+		}
+	} else {
 		if (++k->gen == 0) {
 			memset(k->seen, 0, k->n * sizeof(*k->seen));
 			k->gen = 1;
 		}
 		for (size_t t = 0; t < tm.n; t++) {
-			struct match_ctx m = { .k = k, .term = (unsigned)t };
+			struct match_ctx mc = { .k = k, .term = (unsigned)t };
 
-			wordindex_prefix(&k->wi, tm.t[t], on_match, &m);
+			wordindex_prefix(&k->wi, tm.t[t], on_match, &mc);
 		}
 		/* Keep the best `limit` hits in order (insertion into a short array). */
 		hits = calloc(limit + 1, sizeof(*hits));
+		order_entries = k->e;
 		for (size_t i = 0; hits && i < k->ntouched; i++) {
 			uint32_t d = k->touched[i];
 			struct hit h = { .doc = d, .relevance = k->rel[d] };
 			size_t pos;
 
 			if (k->e[d].expires != 0 && k->e[d].expires <= now)
+				continue;
+			if (reviewer && find_mine(mine, nmine, &k->e[d]) == NULL)
 				continue;
 			if (nh == limit && hit_rank(&h, &hits[nh - 1]) >= 0)
 				continue;
@@ -617,13 +853,16 @@ discovery_snapshot(struct req *r, struct resp *w, const char *q, uint64_t limit,
 		}
 		for (size_t i = 0; i < nh; i++)
 			json_object_array_add(arr, candidate_json(r->cfg, &k->e[hits[i].doc],
-			    &k->match[hits[i].doc * F__MAX], &tm));
+			    &k->match[hits[i].doc * F__MAX], &tm,
+			    reviewer ? find_mine(mine, nmine, &k->e[hits[i].doc]) : NULL, rhex));
 		for (size_t i = 0; i < k->ntouched; i++)
 			memset(&k->match[k->touched[i] * F__MAX], 0, F__MAX * sizeof(*k->match));
 		k->ntouched = 0;
 		free(hits);
 	}
-	/* With reviewer: no route has reviews before the review lanes exist. */
+	for (size_t i = 0; i < nmine; i++)
+		json_object_put(mine[i].items);
+	free(mine);
 	o = json_object_new_object();
 	json_object_object_add(o, "version", json_object_new_string("1"));
 	json_object_object_add(o, "generatedAt",
@@ -640,7 +879,7 @@ discovery_snapshot(struct req *r, struct resp *w, const char *q, uint64_t limit,
 	}
 	json_object_object_add(o, "query", query);
 	json_object_object_add(o, "candidates", arr);
-	json_object_object_add(o, "coverage", coverage(true, false, k->activity));
+	json_object_object_add(o, "coverage", coverage(true, true, k->activity));
 	*out = o;
 	return ERR_NONE;
 }

@@ -33,6 +33,19 @@ static const struct field discovery_fields[] = {
 	{ .name = NULL },
 };
 
+static const struct field review_v1_fields[] = {
+	{ .name = "review", .src = VS_BODY, .type = VT_OBJECT, .required = true },
+	{ .name = "signature", .src = VS_BODY, .type = VT_STRING, .required = true, .max_len = 200 },
+	{ .name = NULL },
+};
+
+static const struct field site_route_reviews_fields[] = {
+	{ .name = "routeId", .src = VS_PATH, .type = VT_BYTES32, .required = true },
+	{ .name = "limit", .src = VS_QUERY, .type = VT_UINT, .min = 1, .max = 100, .def = "50" },
+	{ .name = "offset", .src = VS_QUERY, .type = VT_UINT, .min = 0, .max = 10000, .def = "0" },
+	{ .name = NULL },
+};
+
 static const struct field site_discover_fields[] = {
 	{ .name = "q", .src = VS_QUERY, .type = VT_STRING, .max_len = 400 },
 	{ .name = "limit", .src = VS_QUERY, .type = VT_UINT, .min = 1, .max = 50, .def = "20" },
@@ -66,6 +79,18 @@ static const struct field route_context_fields[] = {
 	{ .name = NULL },
 };
 
+static const struct field route_fields[] = {
+	{ .name = "routeId", .src = VS_PATH, .type = VT_BYTES32, .required = true },
+	{ .name = NULL },
+};
+
+static const struct field route_recognitions_fields[] = {
+	{ .name = "routeId", .src = VS_PATH, .type = VT_BYTES32, .required = true },
+	{ .name = "limit", .src = VS_QUERY, .type = VT_UINT, .min = 1, .max = 100, .def = "25" },
+	{ .name = "offset", .src = VS_QUERY, .type = VT_UINT, .min = 0, .max = 1000, .def = "0" },
+	{ .name = NULL },
+};
+
 const struct endpoint endpoints[] = {
 	{ .id = "health", .method = HM_GET, .pattern = "/health", .handler = h_health_get,
 	    .auth = AUTH_NONE, .flags = EP_DB,
@@ -78,6 +103,14 @@ const struct endpoint endpoints[] = {
 	{ .id = "x402.discovery", .method = HM_GET, .pattern = "/api/v1/x402/discovery",
 	    .handler = h_discovery_get, .auth = AUTH_NONE, .flags = EP_DB, .fields = discovery_fields,
 	    .summary = "free discovery snapshot: candidates with dated evidence and a handoff" },
+	{ .id = "x402.reviews.boon_backed", .method = HM_POST, .pattern = "/api/v1/x402/reviews",
+	    .handler = h_review_v1_post, .auth = AUTH_NONE, .body = BODY_JSON, .body_max = 16 * 1024,
+	    .flags = EP_DB | EP_STRICT, .fields = review_v1_fields,
+	    .summary = "publish a boon_backed (V1) review signed by the recognition's tipper" },
+	{ .id = "site.x402_route_reviews", .method = HM_GET,
+	    .pattern = "/api/site/x402/routes/{routeId}/reviews", .handler = h_site_route_reviews_get,
+	    .auth = AUTH_NONE, .rate = RATE_SITE, .flags = EP_DB, .fields = site_route_reviews_fields,
+	    .summary = "the free public review source of a route (every lane, newest first)" },
 	{ .id = "site.x402_discover", .method = HM_GET, .pattern = "/api/site/x402/discover",
 	    .handler = h_site_discover_get, .auth = AUTH_NONE, .rate = RATE_SITE, .flags = EP_DB,
 	    .fields = site_discover_fields,
@@ -100,6 +133,15 @@ const struct endpoint endpoints[] = {
 	    .handler = h_route_contexts_post, .auth = AUTH_NONE, .body = BODY_JSON,
 	    .body_max = 128 * 1024, .flags = EP_DB | EP_STRICT, .fields = route_context_fields,
 	    .summary = "publish a route participant's signed route note and offer (one slot per wallet and route)" },
+	{ .id = "x402.route", .method = HM_GET, .pattern = "/api/v1/x402/routes/{routeId}",
+	    .handler = h_route_get, .auth = AUTH_PAID, .price_usdc = "0.01",
+	    .flags = EP_DB | EP_NO_STORE, .fields = route_fields,
+	    .summary = "paid: one route's recognition totals, review summary and signed contexts" },
+	{ .id = "x402.route_recognitions", .method = HM_GET,
+	    .pattern = "/api/v1/x402/routes/{routeId}/recognitions", .handler = h_route_recognitions_get,
+	    .auth = AUTH_PAID, .price_usdc = "0.01", .flags = EP_DB | EP_NO_STORE,
+	    .fields = route_recognitions_fields,
+	    .summary = "paid: a route's routed recognitions, newest first, paged" },
 	{ .id = "feed.retired", .method = HM_GET, .pattern = "/api/feed", .handler = h_feed_get,
 	    .auth = AUTH_NONE, .summary = "retired feed: 410 with the replacement" },
 };

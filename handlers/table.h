@@ -22,6 +22,10 @@ enum err h_cost_preview_post(struct req *r, struct resp *w);
 /* discovery.c */
 enum err h_discovery_get(struct req *r, struct resp *w);
 
+/* reviews.c */
+enum err h_review_v1_post(struct req *r, struct resp *w);
+enum err h_site_route_reviews_get(struct req *r, struct resp *w);
+
 /* site.c */
 enum err h_site_discover_get(struct req *r, struct resp *w);
 
@@ -37,6 +41,10 @@ enum err h_mcp_post(struct req *r, struct resp *w);
 
 /* contexts.c (the shared reads are in contexts.h) */
 enum err h_route_contexts_post(struct req *r, struct resp *w);
+
+/* routes.c (paid reads) */
+enum err h_route_get(struct req *r, struct resp *w);
+enum err h_route_recognitions_get(struct req *r, struct resp *w);
 
 /* feed.c */
 enum err h_feed_get(struct req *r, struct resp *w);

@@ -54,6 +54,8 @@ struct config {
 	struct addr usdc_address;
 	struct addr pay_to;
 	char facilitator_url[CONFIG_STR_MAX];
+	char facilitator_auth_header[1024];  /* secret: Authorization header value, "" for none */
+	uint64_t facilitator_timeout_ms;
 	char catalog_url[CONFIG_STR_MAX];
 	char payer_client[64];
 };

@@ -14,16 +14,25 @@ enum err {
 	ERR_UNKNOWN_FIELD,          /* 400 an undeclared property or query parameter */
 	ERR_MISSING_FIELD,          /* 400 a required field is absent */
 	ERR_INVALID_FIELD,          /* 400 a field failed its validator */
+	ERR_PAYMENT_REQUIRED,       /* 402 paid endpoint without PAYMENT-SIGNATURE */
+	ERR_INVALID_PAYMENT,        /* 402 PAYMENT-SIGNATURE undecodable, malformed or altered */
+	ERR_PAYMENT_MISMATCH,       /* 402 payment for another resource, price, payee or time */
+	ERR_PAYMENT_USED,           /* 402 this (payer, nonce) was already used */
+	ERR_PAYMENT_REJECTED,       /* 402 the facilitator found the payment invalid */
+	ERR_SETTLEMENT_FAILED,      /* 402 the facilitator could not settle it */
 	ERR_NOT_A_PARTICIPANT,      /* 403 the signer takes no part in the route */
+	ERR_NOT_THE_TIPPER,         /* 403 a boon_backed review not signed by the recognition's tipper */
 	ERR_NOT_FOUND,              /* 404 no such path or resource */
 	ERR_METHOD_NOT_ALLOWED,     /* 405 path exists, method does not */
 	ERR_STALE_PUBLICATION,      /* 409 a publication at least as new is current */
+	ERR_ALREADY_REVIEWED,       /* 409 a different review already holds this slot */
 	ERR_GONE,                   /* 410 retired endpoint */
 	ERR_BODY_TOO_LARGE,         /* 413 */
 	ERR_UNSUPPORTED_MEDIA_TYPE, /* 415 */
 	ERR_RATE_LIMITED,           /* 429 */
 	ERR_INTERNAL,               /* 500 */
 	ERR_DATABASE_UNAVAILABLE,   /* 503 */
+	ERR_PAYMENT_UNAVAILABLE,    /* 503 the facilitator is unreachable or failing */
 	ERR__MAX
 };
 

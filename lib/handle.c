@@ -33,24 +33,6 @@ static const char *const handle_errstr[HANDLE_ERR__MAX] = {
 	[HANDLE_AGENT_RANGE] = "The agent id is larger than the uint256 maximum.",
 };
 
-/*
- * True when cp is JavaScript whitespace, what String.prototype.trim
- * removes: WhiteSpace (\t \v \f space U+00A0 U+FEFF and the other Zs
- * characters) or LineTerminator (\n \r U+2028 U+2029).
- */
-static bool
-js_space(uint32_t cp)
-{
-	switch (cp) {
-	case '\t': case '\n': case '\v': case '\f': case '\r': case ' ':
-	case 0x00a0: case 0x1680: case 0x2028: case 0x2029: case 0x202f: case 0x205f:
-	case 0x3000: case 0xfeff:
-		return true;
-	default:
-		return cp >= 0x2000 && cp <= 0x200a;
-	}
-}
-
 /* Length of the JavaScript whitespace character that starts p[0..n), or 0. */
 static size_t
 ws_at(const unsigned char *p, size_t n)
@@ -58,7 +40,7 @@ ws_at(const unsigned char *p, size_t n)
 	uint32_t cp;
 	int k = utf8_decode(p, n, &cp);
 
-	return k > 0 && js_space(cp) ? (size_t)k : 0;
+	return k > 0 && utf8_is_js_space(cp) ? (size_t)k : 0;
 }
 
 /* Length of the whitespace character that ends p[0..n), or 0. */

@@ -34,3 +34,16 @@ utf8_valid(const char *s, size_t len)
 {
 	return utf8_length(s, len) >= 0;
 }
+
+bool
+utf8_is_js_space(uint32_t cp)
+{
+	switch (cp) {
+	case '\t': case '\n': case '\v': case '\f': case '\r': case ' ':
+	case 0x00a0: case 0x1680: case 0x2028: case 0x2029: case 0x202f: case 0x205f:
+	case 0x3000: case 0xfeff:
+		return true;
+	default:
+		return cp >= 0x2000 && cp <= 0x200a;
+	}
+}

@@ -88,4 +88,11 @@ bool utf8_valid(const char *s, size_t len);
  */
 long utf8_length(const char *s, size_t len);
 
+/*
+ * True for the characters JavaScript's String.prototype.trim removes
+ * (WhiteSpace and LineTerminator): the deployed protocol trims handles and
+ * review text with it, so both sides must agree.
+ */
+bool utf8_is_js_space(uint32_t cp);
+
 #endif

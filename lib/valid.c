@@ -141,8 +141,9 @@ valid_text(const struct field *f, const char *s, size_t len, struct pool *pool, 
 			return bad(msg, cap, f, "must be true or false");
 		break;
 	case VT_ARRAY:
+	case VT_OBJECT:
 	case VT__MAX:
-		return bad(msg, cap, f, "must be a JSON array");
+		return bad(msg, cap, f, "must be JSON, not text");
 	}
 	out->present = true;
 	return ERR_NONE;
@@ -189,6 +190,14 @@ valid_json(const struct field *f, json_object *j, struct pool *pool, struct valu
 		out->present = true;
 		return ERR_NONE;
 	}
+	case VT_OBJECT:
+		if (!json_object_is_type(j, json_type_object))
+			return bad(msg, cap, f, "must be a JSON object");
+		memset(out, 0, sizeof(*out));
+		out->type = VT_OBJECT;
+		out->object = j;
+		out->present = true;
+		return ERR_NONE;
 	default:
 		if (!json_object_is_type(j, json_type_string))
 			return bad(msg, cap, f, "must be a JSON string");

@@ -41,6 +41,7 @@ enum vtype {
 	VT_CHOICE,   /* one of choices[] */
 	VT_BOOL,     /* JSON true/false; "true"/"false" in a query */
 	VT_ARRAY,    /* JSON array (body only), min_len..max_len elements */
+	VT_OBJECT,   /* JSON object (body only); its members are the handler's to check */
 	VT__MAX
 };
 
@@ -68,6 +69,7 @@ struct value {
 		uint8_t hash[32];      /* VT_HANDLE: handleHash */
 		int choice;            /* VT_CHOICE: index into choices */
 		json_object *array;    /* VT_ARRAY (borrowed from the parsed body) */
+		json_object *object;   /* VT_OBJECT (borrowed from the parsed body) */
 	};
 };
 

@@ -1,0 +1,181 @@
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "facilitator.h"
+#include "hex.h"
+#include "json.h"
+#include "ledger.h"
+#include "pay.h"
+#include "x402.h"
+#include "banned.h"
+
+#define PAY_HEADER_MAX (24 * 1024)
+
+/* Add base64(JSON obj) as header name; 0 or -1. */
+static int
+header_b64(struct resp *w, const char *name, json_object *obj)
+{
+	struct buf b;
+	size_t len;
+	const char *s = json_dump(obj, &len);
+	int rc = -1;
+
+	buf_init(&b, PAY_HEADER_MAX);
+	if (s && x402_base64_encode(s, len, &b) == 0)
+		rc = resp_header(w, name, buf_str(&b));
+	buf_release(&b);
+	return rc;
+}
+
+/* A 402 (or other) error with a fresh PAYMENT-REQUIRED challenge. */
+static enum err
+challenge(struct resp *w, const struct x402_requirements *rq, enum err e, const char *msg)
+{
+	json_object *pr = x402_payment_required_json(rq, err_info(e)->code);
+
+	buf_reset(&w->headers);
+	header_b64(w, "PAYMENT-REQUIRED", pr);
+	json_object_put(pr);
+	if (msg)
+		return resp_fail(w, e, NULL, "%s", msg);
+	return resp_fail(w, e, NULL, NULL);
+}
+
+/* The PAYMENT-RESPONSE header: {success, transaction, network, payer[, errorReason]}. */
+static void
+payment_response(struct resp *w, const struct x402_requirements *rq, const struct x402_payment *p,
+    bool success, const char *tx, const char *reason)
+{
+	json_object *o = json_object_new_object();
+	char a[ADDR_TEXT_LEN + 1];
+
+	json_object_object_add(o, "success", json_object_new_boolean(success));
+	if (!success)
+		json_object_object_add(o, "errorReason", json_object_new_string(reason));
+	json_object_object_add(o, "transaction", json_object_new_string(tx ? tx : ""));
+	json_object_object_add(o, "network", json_object_new_string(rq->network));
+	json_object_object_add(o, "payer", json_object_new_string(addr_format(&p->from, a)));
+	header_b64(w, "PAYMENT-RESPONSE", o);
+	json_object_put(o);
+}
+
+static void
+log_unavailable(const struct req *r, const char *what)
+{
+	fprintf(stderr, "waymark: %s %s: payment_unavailable (%s)\n", r->method_text, r->ep->id, what);
+}
+
+/* Settle after a successful handler run; rewrites w when settlement fails. */
+static enum err
+settle(const struct gate *g, struct req *r, struct resp *w, const struct x402_requirements *rq,
+    struct x402_payment *p, json_object *reqs)
+{
+	struct fac_result fr;
+	json_object *t = NULL;
+	const char *tx = "";
+	uint8_t txb[32];
+	bool have_tx = false;
+	enum err e = ERR_NONE;
+
+	switch (facilitator_call(g->cfg, true, p->payload, reqs, &fr)) {
+	case FAC_OK:
+		if (json_object_object_get_ex(fr.reply, "transaction", &t) &&
+		    json_object_is_type(t, json_type_string) &&
+		    hex_decode_fixed(json_object_get_string(t), (size_t)json_object_get_string_len(t), txb, 32,
+		    true) == 0) {
+			tx = json_object_get_string(t);
+			have_tx = true;
+		}
+		if (ledger_mark(r->db, p, LEDGER_SETTLED, have_tx ? txb : NULL, NULL) < 0)
+			fprintf(stderr, "waymark: %s %s: settled, but the ledger row was not updated\n",
+			    r->method_text, r->ep->id);
+		payment_response(w, rq, p, true, have_tx ? tx : "", NULL);
+		break;
+	case FAC_REFUSED:
+		ledger_mark(r->db, p, LEDGER_FAILED, NULL, fr.reason);
+		buf_reset(&w->body);
+		e = challenge(w, rq, ERR_SETTLEMENT_FAILED, NULL);
+		payment_response(w, rq, p, false, NULL, fr.reason);
+		break;
+	case FAC_UNAVAILABLE:
+		/* The transfer may or may not have happened: never reuse this payment. */
+		log_unavailable(r, fr.err);
+		ledger_mark(r->db, p, LEDGER_FAILED, NULL, "settle_unknown");
+		buf_reset(&w->headers);
+		e = resp_fail(w, ERR_PAYMENT_UNAVAILABLE, NULL, NULL);
+		break;
+	}
+	fac_result_release(&fr);
+	return e;
+}
+
+enum err
+pay_run(const struct gate *g, struct req *r, struct resp *w)
+{
+	struct x402_requirements rq;
+	struct x402_payment p = { 0 };
+	struct fac_result fr = { 0 };
+	json_object *reqs = NULL;
+	const char *hdr = req_header(r, "payment-signature");
+	char msg[256];
+	enum err e;
+
+	if (x402_requirements_init(&rq, g->cfg, r->ep->price_usdc, r->path, r->query, r->ep->summary,
+	    msg, sizeof(msg)) < 0)
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
+	if (hdr == NULL)
+		return challenge(w, &rq, ERR_PAYMENT_REQUIRED, NULL);
+	switch (x402_payment_parse(hdr, &rq, (uint64_t)time(NULL), &p, msg, sizeof(msg))) {
+	case X402_PARSE_OK:
+		break;
+	case X402_PARSE_MISMATCH:
+		return challenge(w, &rq, ERR_PAYMENT_MISMATCH, msg);
+	default:
+		return challenge(w, &rq, ERR_INVALID_PAYMENT, msg);
+	}
+	if (db_connect(g->db) != DB_OK) {
+		e = resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
+		goto out;
+	}
+	r->db = g->db;
+	switch (ledger_reserve(r->db, &p, &rq, r->ep->id)) {
+	case LEDGER_OK:
+		break;
+	case LEDGER_USED:
+		e = challenge(w, &rq, ERR_PAYMENT_USED, NULL);
+		goto out;
+	default:
+		e = resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
+		goto out;
+	}
+	reqs = x402_requirements_json(&rq);
+	switch (facilitator_call(g->cfg, false, p.payload, reqs, &fr)) {
+	case FAC_OK:
+		break;
+	case FAC_REFUSED:
+		ledger_mark(r->db, &p, LEDGER_FAILED, NULL, fr.reason);
+		snprintf(msg, sizeof(msg), "The facilitator found the payment invalid (%s).", fr.reason);
+		e = challenge(w, &rq, ERR_PAYMENT_REJECTED, msg);
+		goto out;
+	case FAC_UNAVAILABLE:
+		log_unavailable(r, fr.err);
+		ledger_mark(r->db, &p, LEDGER_RELEASED, NULL, "verify_unavailable");
+		e = resp_fail(w, ERR_PAYMENT_UNAVAILABLE, NULL, NULL);
+		goto out;
+	}
+	e = r->ep->handler(r, w);
+	if (r->db->in_txn)
+		db_rollback(r->db);
+	if (w->status >= 400) {
+		/* Not served: nothing is settled, and the payment stays the payer's. */
+		ledger_mark(r->db, &p, LEDGER_RELEASED, NULL, "handler_failed");
+		goto out;
+	}
+	e = settle(g, r, w, &rq, &p, reqs);
+out:
+	fac_result_release(&fr);
+	json_object_put(reqs);
+	x402_payment_release(&p);
+	return e;
+}

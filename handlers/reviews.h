@@ -1,0 +1,25 @@
+/*
+ * reviews.h: the public review record, shared by the free review source,
+ * discovery and (later) the paid review reads.
+ */
+#ifndef WAYMARK_REVIEWS_H
+#define WAYMARK_REVIEWS_H
+
+#include <json-c/json.h>
+#include <mysql.h>
+
+/* Columns review_record reads, FROM reviews r LEFT JOIN the recognition b.
+ * A printf format fragment: its % signs are doubled. */
+#define REVIEW_COLUMNS \
+	"r.lane, LOWER(HEX(r.route_id)), LOWER(HEX(r.reviewer)), r.review_text, r.created_at, " \
+	"DATE_FORMAT(r.published_at, '%%Y-%%m-%%dT%%H:%%i:%%sZ'), r.signature_kind, " \
+	"LOWER(HEX(r.recognition_tx_hash)), r.recognition_log_index, " \
+	"b.endpoint_usdc + b.network_usdc, b.boon_burned"
+#define REVIEW_FROM \
+	"reviews r LEFT JOIN routed_boons b ON b.chain_id = r.chain_id AND " \
+	"b.tx_hash = r.recognition_tx_hash AND b.log_index = r.recognition_log_index"
+
+/* The public record of one review row selected with REVIEW_COLUMNS. */
+json_object *review_record(MYSQL_ROW row);
+
+#endif

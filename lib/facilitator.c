@@ -1,0 +1,126 @@
+#include <stdio.h>
+#include <string.h>
+
+#include <curl/curl.h>
+
+#include "buf.h"
+#include "facilitator.h"
+#include "json.h"
+#include "banned.h"
+
+static size_t
+on_data(char *p, size_t size, size_t n, void *ud)
+{
+	return buf_add(ud, p, size * n) < 0 ? 0 : size * n;
+}
+
+/* Copy a short reason code, keeping only [a-z0-9_] so nothing long or odd is relayed. */
+static void
+copy_reason(json_object *reply, const char *name, char out[FAC_REASON_MAX])
+{
+	json_object *m = NULL;
+	const char *s;
+	size_t j = 0;
+
+	out[0] = '\0';
+	if (!json_object_object_get_ex(reply, name, &m) || !json_object_is_type(m, json_type_string))
+		return;
+	s = json_object_get_string(m);
+	for (size_t i = 0; s[i] && j + 1 < FAC_REASON_MAX; i++) {
+		char c = s[i];
+
+		if ((c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_')
+			out[j++] = c;
+		else if (c >= 'A' && c <= 'Z')
+			out[j++] = (char)(c + 32);
+		else
+			break;
+	}
+	out[j] = '\0';
+}
+
+enum fac_rc
+facilitator_call(const struct config *cfg, bool settle, json_object *payload,
+    json_object *requirements, struct fac_result *res)
+{
+	json_object *body = json_object_new_object(), *flag = NULL;
+	struct curl_slist *hdr = NULL;
+	struct json_limits lim = { .max_depth = 16, .max_length = FAC_REPLY_MAX,
+		.max_string = FAC_REPLY_MAX, .max_members = 1000 };
+	struct json_error je;
+	struct buf reply;
+	char url[CONFIG_STR_MAX + 16], auth[CONFIG_STR_MAX + 32];
+	const char *text;
+	size_t tlen;
+	long status = 0;
+	CURL *c = NULL;
+	CURLcode cc;
+	enum fac_rc rc = FAC_UNAVAILABLE;
+
+	memset(res, 0, sizeof(*res));
+	buf_init(&reply, FAC_REPLY_MAX);
+	json_object_object_add(body, "x402Version", json_object_new_int(2));
+	json_object_object_add(body, "paymentPayload", json_object_get(payload));
+	json_object_object_add(body, "paymentRequirements", json_object_get(requirements));
+	text = json_dump(body, &tlen);
+	snprintf(url, sizeof(url), "%s/%s", cfg->facilitator_url, settle ? "settle" : "verify");
+	if (text == NULL || (c = curl_easy_init()) == NULL) {
+		snprintf(res->err, sizeof(res->err), "facilitator: cannot set up the request");
+		goto out;
+	}
+	hdr = curl_slist_append(hdr, "Content-Type: application/json");
+	hdr = curl_slist_append(hdr, "Accept: application/json");
+	if (cfg->facilitator_auth_header[0]) {
+		snprintf(auth, sizeof(auth), "Authorization: %s", cfg->facilitator_auth_header);
+		hdr = curl_slist_append(hdr, auth);
+		explicit_bzero(auth, sizeof(auth));
+	}
+	curl_easy_setopt(c, CURLOPT_URL, url);
+	curl_easy_setopt(c, CURLOPT_HTTPHEADER, hdr);
+	curl_easy_setopt(c, CURLOPT_POSTFIELDS, text);
+	curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, (long)tlen);
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
+	curl_easy_setopt(c, CURLOPT_WRITEDATA, &reply);
+	curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, (long)cfg->facilitator_timeout_ms);
+	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS,
+	    cfg->facilitator_timeout_ms < 5000 ? (long)cfg->facilitator_timeout_ms : 5000L);
+	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
+	curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
+	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+	curl_easy_setopt(c, CURLOPT_USERAGENT, "waymark");
+	cc = curl_easy_perform(c);
+	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
+	if (cc != CURLE_OK) {
+		snprintf(res->err, sizeof(res->err), "facilitator %s: %s", settle ? "settle" : "verify",
+		    reply.full ? "reply too large" : curl_easy_strerror(cc));
+		goto out;
+	}
+	if (json_parse_strict(buf_str(&reply), reply.len, &lim, &res->reply, &je) < 0 ||
+	    !json_object_is_type(res->reply, json_type_object) ||
+	    !json_object_object_get_ex(res->reply, settle ? "success" : "isValid", &flag) ||
+	    !json_object_is_type(flag, json_type_boolean)) {
+		snprintf(res->err, sizeof(res->err), "facilitator %s: HTTP %ld without a %s reply",
+		    settle ? "settle" : "verify", status, settle ? "settle" : "verify");
+		json_object_put(res->reply);
+		res->reply = NULL;
+		goto out;
+	}
+	copy_reason(res->reply, settle ? "errorReason" : "invalidReason", res->reason);
+	rc = json_object_get_boolean(flag) ? FAC_OK : FAC_REFUSED;
+	if (rc == FAC_REFUSED && res->reason[0] == '\0')
+		snprintf(res->reason, sizeof(res->reason), "%s", settle ? "settlement_failed" : "invalid_payment");
+out:
+	if (c)
+		curl_easy_cleanup(c);
+	curl_slist_free_all(hdr);
+	buf_release(&reply);
+	json_object_put(body);
+	return rc;
+}
+
+void
+fac_result_release(struct fac_result *res)
+{
+	json_object_put(res->reply);
+	res->reply = NULL;
+}

@@ -1,0 +1,44 @@
+/*
+ * ledger.h: the x402 replay ledger (sql/005_x402_payments.sql), one row
+ * per (payer, authorization nonce). A payment is reserved before the
+ * facilitator sees it; a second reservation of the same pair fails on the
+ * table's primary key, in the database, so it holds with any number of
+ * workers and hosts. Only a released row (never charged) can be reserved
+ * again, and only for the resource URL it was bound to, by one conditional
+ * UPDATE.
+ *
+ * Return conventions: enum ledger_rc (LEDGER_OK is 0).
+ */
+#ifndef WAYMARK_LEDGER_H
+#define WAYMARK_LEDGER_H
+
+#include <stdint.h>
+
+#include "db.h"
+#include "x402.h"
+
+enum ledger_rc {
+	LEDGER_OK = 0,
+	LEDGER_USED,         /* the pair is already recorded (and not released for this URL) */
+	LEDGER_UNAVAILABLE,  /* the database failed */
+};
+
+enum ledger_status {
+	LEDGER_SETTLED,
+	LEDGER_FAILED,
+	LEDGER_RELEASED,
+	LEDGER__MAX
+};
+
+/* Reserve payment p, bound to rq, for the row endpoint_id. */
+enum ledger_rc ledger_reserve(struct db *db, const struct x402_payment *p,
+    const struct x402_requirements *rq, const char *endpoint_id);
+
+/*
+ * Move p's row to status, with the settlement transaction tx (32 bytes,
+ * or NULL) and a facilitator reason code (or NULL). 0 or -1.
+ */
+int ledger_mark(struct db *db, const struct x402_payment *p, enum ledger_status status,
+    const uint8_t *tx, const char *reason);
+
+#endif

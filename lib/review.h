@@ -1,0 +1,56 @@
+/*
+ * review.h: rules shared by the review lanes (reference boon.md 4): the
+ * review text rules, the publication window, and the V1 (boon_backed)
+ * review object and its EIP-712 digest.
+ *
+ * Return conventions: 0, or -1 with the offending field (e.g.
+ * "review.reviewText") in field[] and one sentence in why[].
+ */
+#ifndef WAYMARK_REVIEW_H
+#define WAYMARK_REVIEW_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include <json-c/json.h>
+
+#include "addr.h"
+
+#define REVIEW_TEXT_MAX 1000      /* UTF-8 bytes */
+#define REVIEW_WINDOW 86400       /* a signed review is published within 24 h of createdAt */
+#define REVIEW_SKEW 300           /* createdAt may be this far in the future (clock skew) */
+
+struct review_v1 {
+	uint8_t route_id[32];
+	uint8_t tx_hash[32];
+	uint64_t log_index;
+	const char *text;             /* borrowed from the JSON object */
+	size_t text_len;
+	uint64_t created_at;
+};
+
+/*
+ * The text rules: valid UTF-8, not empty, equal to its own trim (as
+ * JavaScript trims), at most 1000 bytes, one paragraph: no U+0000-U+001F
+ * (so no line breaks or tabs), U+007F-U+009F, U+202A-U+202E or
+ * U+2066-U+2069.
+ */
+int review_text_check(const char *s, size_t len, char *why, size_t cap);
+
+/* createdAt within [now - 24 h, now + 5 min]. */
+int review_window_check(uint64_t created_at, time_t now, char *why, size_t cap);
+
+/*
+ * Parse the V1 review object: exactly {version "1", routeId, recognitionTxHash
+ * (lowercase nonzero bytes32), recognitionLogIndex and createdAt (safe
+ * integers, createdAt >= 1), reviewText (the text rules)}.
+ */
+int review_v1_parse(json_object *o, struct review_v1 *out, char *field, size_t fcap, char *why,
+    size_t cap);
+
+/* EIP-712 X402Review digest, domain "Boon X402 Review" v1 (chain, companion). */
+int review_v1_digest(const struct review_v1 *r, uint64_t chain_id, const struct addr *companion,
+    uint8_t out[32]);
+
+#endif

@@ -1,0 +1,418 @@
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hex.h"
+#include "json.h"
+#include "sig.h"
+#include "typed.h"
+#include "u256.h"
+#include "x402.h"
+#include "banned.h"
+
+#define USDC_DECIMALS 6
+#define VALID_BEFORE_MARGIN 6     /* seconds the facilitator wants left, too */
+#define CLOCK_SKEW 30             /* seconds a validAfter may lie ahead of us */
+
+static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+int
+x402_requirements_init(struct x402_requirements *rq, const struct config *cfg,
+    const char *price_usdc, const char *path, const char *query, const char *description,
+    char *err, size_t cap)
+{
+	struct decimal d;
+	int n;
+
+	memset(rq, 0, sizeof(*rq));
+	if (price_usdc == NULL || decimal_parse(price_usdc, strlen(price_usdc), &d) != DECIMAL_OK ||
+	    decimal_is_zero(&d) ||
+	    decimal_to_atomic(&d, USDC_DECIMALS, rq->amount, sizeof(rq->amount)) != DECIMAL_OK) {
+		snprintf(err, cap, "the row's price is not a positive USDC amount");
+		return -1;
+	}
+	snprintf(rq->network, sizeof(rq->network), "%s", cfg->network);
+	rq->asset = cfg->usdc_address;
+	rq->pay_to = cfg->pay_to;
+	rq->token_name = strcmp(cfg->network, "eip155:8453") == 0 ? "USD Coin" : "USDC";
+	n = snprintf(rq->url, sizeof(rq->url), "%s%s%s%s", cfg->public_base_url, path,
+	    query && *query ? "?" : "", query ? query : "");
+	if (n < 0 || (size_t)n >= sizeof(rq->url)) {
+		snprintf(err, cap, "the resource URL is too long");
+		return -1;
+	}
+	snprintf(rq->description, sizeof(rq->description), "%s", description ? description : "");
+	return 0;
+}
+
+json_object *
+x402_requirements_json(const struct x402_requirements *rq)
+{
+	json_object *o = json_object_new_object(), *extra = json_object_new_object();
+	char a[ADDR_TEXT_LEN + 1];
+
+	json_object_object_add(o, "scheme", json_object_new_string("exact"));
+	json_object_object_add(o, "network", json_object_new_string(rq->network));
+	json_object_object_add(o, "amount", json_object_new_string(rq->amount));
+	json_object_object_add(o, "asset", json_object_new_string(addr_format(&rq->asset, a)));
+	json_object_object_add(o, "payTo", json_object_new_string(addr_format(&rq->pay_to, a)));
+	json_object_object_add(o, "maxTimeoutSeconds", json_object_new_int(X402_MAX_TIMEOUT_SECONDS));
+	json_object_object_add(extra, "name", json_object_new_string(rq->token_name));
+	json_object_object_add(extra, "version", json_object_new_string("2"));
+	json_object_object_add(o, "extra", extra);
+	return o;
+}
+
+json_object *
+x402_payment_required_json(const struct x402_requirements *rq, const char *error)
+{
+	json_object *o = json_object_new_object(), *res = json_object_new_object();
+	json_object *acc = json_object_new_array();
+
+	json_object_object_add(o, "x402Version", json_object_new_int(X402_VERSION));
+	json_object_object_add(o, "error", json_object_new_string(error ? error : "Payment required"));
+	json_object_object_add(res, "url", json_object_new_string(rq->url));
+	json_object_object_add(res, "description", json_object_new_string(rq->description));
+	json_object_object_add(res, "mimeType", json_object_new_string("application/json"));
+	json_object_object_add(o, "resource", res);
+	json_object_array_add(acc, x402_requirements_json(rq));
+	json_object_object_add(o, "accepts", acc);
+	return o;
+}
+
+int
+x402_base64_encode(const void *p, size_t n, struct buf *out)
+{
+	const uint8_t *s = p;
+
+	for (size_t i = 0; i < n; i += 3) {
+		uint32_t v = (uint32_t)s[i] << 16;
+		char q[4];
+
+		if (i + 1 < n)
+			v |= (uint32_t)s[i + 1] << 8;
+		if (i + 2 < n)
+			v |= s[i + 2];
+		q[0] = b64[v >> 18 & 63];
+		q[1] = b64[v >> 12 & 63];
+		q[2] = i + 1 < n ? b64[v >> 6 & 63] : '=';
+		q[3] = i + 2 < n ? b64[v & 63] : '=';
+		if (buf_add(out, q, 4) < 0)
+			return -1;
+	}
+	return out->full ? -1 : 0;
+}
+
+static int
+b64_value(char c)
+{
+	if (c >= 'A' && c <= 'Z')
+		return c - 'A';
+	if (c >= 'a' && c <= 'z')
+		return c - 'a' + 26;
+	if (c >= '0' && c <= '9')
+		return c - '0' + 52;
+	if (c == '+')
+		return 62;
+	if (c == '/')
+		return 63;
+	return -1;
+}
+
+int
+x402_base64_decode(const char *s, size_t slen, uint8_t *out, size_t cap, size_t *outlen)
+{
+	size_t j = 0;
+
+	if (slen % 4 != 0)
+		return -1;
+	for (size_t i = 0; i < slen; i += 4) {
+		int v[4], pad = 0;
+		uint32_t w;
+
+		for (int k = 0; k < 4; k++) {
+			if (s[i + k] == '=' && i + 4 == slen && k >= 2) {
+				v[k] = 0;
+				pad++;
+				continue;
+			}
+			if (pad || (v[k] = b64_value(s[i + k])) < 0)
+				return -1;
+		}
+		w = (uint32_t)v[0] << 18 | (uint32_t)v[1] << 12 | (uint32_t)v[2] << 6 | (uint32_t)v[3];
+		/* Nonzero bits under the padding would give two encodings of one value. */
+		if ((pad == 2 && (w & 0xffff)) || (pad == 1 && (w & 0xff)))
+			return -1;
+		if (j + 3 - (size_t)pad > cap)
+			return -1;
+		out[j++] = (uint8_t)(w >> 16);
+		if (pad < 2)
+			out[j++] = (uint8_t)(w >> 8);
+		if (pad < 1)
+			out[j++] = (uint8_t)w;
+	}
+	*outlen = j;
+	return 0;
+}
+
+/* The string member name of o, or NULL when absent or not a string. */
+static const char *
+str_member(json_object *o, const char *name, size_t *len)
+{
+	json_object *m = NULL;
+
+	if (!json_object_object_get_ex(o, name, &m) || !json_object_is_type(m, json_type_string))
+		return NULL;
+	if (len)
+		*len = (size_t)json_object_get_string_len(m);
+	return json_object_get_string(m);
+}
+
+/* Check an object's keys; msg names the first problem with the prefix given. */
+static int
+check_shape(json_object *o, const char *what, const char *const allowed[],
+    const char *const required[], char *msg, size_t cap)
+{
+	const char *bad = NULL;
+
+	switch (json_check_keys(o, allowed, required, &bad)) {
+	case JSON_KEYS_OK:
+		return 0;
+	case JSON_KEYS_NOT_OBJECT:
+		snprintf(msg, cap, "The payment's %s is not a JSON object.", what);
+		return -1;
+	case JSON_KEYS_UNKNOWN:
+		snprintf(msg, cap, "The payment's %s has a member that x402 v2 does not define.", what);
+		return -1;
+	default:
+		snprintf(msg, cap, "The payment's %s lacks its member %s.", what, bad ? bad : "?");
+		return -1;
+	}
+}
+
+/* A decimal uint256 string member without leading zeros; 0 or -1. */
+static int
+uint_member(json_object *o, const char *name, struct u256 *v)
+{
+	size_t len = 0;
+	const char *s = str_member(o, name, &len);
+
+	if (s == NULL || len == 0 || len > U256_DEC_MAX || (s[0] == '0' && len > 1))
+		return -1;
+	for (size_t i = 0; i < len; i++)
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+	return u256_parse_dec(s, len, v);
+}
+
+static const char *const top_keys[] = { "x402Version", "resource", "accepted", "payload", "extensions", NULL };
+static const char *const top_required[] = { "x402Version", "resource", "accepted", "payload", NULL };
+static const char *const resource_keys[] = { "url", "description", "mimeType", "serviceName", "tags",
+	"iconUrl", NULL };
+static const char *const resource_required[] = { "url", NULL };
+static const char *const payload_keys[] = { "signature", "authorization", NULL };
+static const char *const auth_keys[] = { "from", "to", "value", "validAfter", "validBefore", "nonce", NULL };
+
+/* The v2 exact-EVM shape and value syntax; fills p. -1 with msg on a malformed payload. */
+static int
+parse_shape(json_object *o, struct x402_payment *p, char *msg, size_t cap)
+{
+	json_object *v = NULL, *res = NULL, *pl = NULL, *auth = NULL, *acc = NULL, *ext = NULL;
+	const char *s;
+	size_t len;
+	struct u256 u;
+	uint8_t sigbuf[X402_SIG_MAX];
+
+	if (check_shape(o, "payload object", top_keys, top_required, msg, cap) < 0)
+		return -1;
+	json_object_object_get_ex(o, "x402Version", &v);
+	if (!json_object_is_type(v, json_type_int) || json_object_get_int64(v) != X402_VERSION) {
+		snprintf(msg, cap, "x402Version must be the number 2.");
+		return -1;
+	}
+	json_object_object_get_ex(o, "resource", &res);
+	if (check_shape(res, "resource", resource_keys, resource_required, msg, cap) < 0)
+		return -1;
+	if (str_member(res, "url", NULL) == NULL) {
+		snprintf(msg, cap, "resource.url must be a string.");
+		return -1;
+	}
+	json_object_object_get_ex(o, "accepted", &acc);
+	if (!json_object_is_type(acc, json_type_object)) {
+		snprintf(msg, cap, "accepted must be a JSON object.");
+		return -1;
+	}
+	if (json_object_object_get_ex(o, "extensions", &ext) && !json_object_is_type(ext, json_type_object)) {
+		snprintf(msg, cap, "extensions must be a JSON object.");
+		return -1;
+	}
+	json_object_object_get_ex(o, "payload", &pl);
+	if (check_shape(pl, "payload", payload_keys, payload_keys, msg, cap) < 0)
+		return -1;
+	json_object_object_get_ex(pl, "authorization", &auth);
+	if (check_shape(auth, "authorization", auth_keys, auth_keys, msg, cap) < 0)
+		return -1;
+	s = str_member(pl, "signature", &len);
+	if (s == NULL || hex_decode(s, len, sigbuf, sizeof(sigbuf), &len) < 0 || len < 64) {
+		snprintf(msg, cap, "payload.signature must be 0x-prefixed hex of at least 64 bytes.");
+		return -1;
+	}
+	s = str_member(auth, "from", &len);
+	if (s == NULL || addr_parse(s, len, &p->from) < 0 || addr_is_zero(&p->from)) {
+		snprintf(msg, cap, "authorization.from must be a nonzero address.");
+		return -1;
+	}
+	s = str_member(auth, "to", &len);
+	if (s == NULL || addr_parse(s, len, &p->to) < 0) {
+		snprintf(msg, cap, "authorization.to must be an address.");
+		return -1;
+	}
+	s = str_member(auth, "nonce", &len);
+	if (s == NULL || hex_decode_fixed(s, len, p->nonce, 32, true) < 0) {
+		snprintf(msg, cap, "authorization.nonce must be 0x followed by 64 hex digits.");
+		return -1;
+	}
+	if (uint_member(auth, "value", &u) < 0) {
+		snprintf(msg, cap, "authorization.value must be a decimal integer string.");
+		return -1;
+	}
+	u256_format_dec(&u, p->value);
+	if (uint_member(auth, "validAfter", &u) < 0 || u256_to_u64(&u, &p->valid_after) < 0) {
+		snprintf(msg, cap, "authorization.validAfter must be a decimal integer string.");
+		return -1;
+	}
+	if (uint_member(auth, "validBefore", &u) < 0 || u256_to_u64(&u, &p->valid_before) < 0) {
+		snprintf(msg, cap, "authorization.validBefore must be a decimal integer string.");
+		return -1;
+	}
+	return 0;
+}
+
+/* An EOA signature (65 bytes, or 64 EIP-2098) must recover to from under the token's domain. */
+static int
+check_signature(json_object *o, const struct x402_requirements *rq, const struct x402_payment *p,
+    char *msg, size_t cap)
+{
+	json_object *pl = NULL, *auth = NULL;
+	const char *s;
+	size_t len;
+	struct sig sg;
+	struct addr who;
+	uint8_t digest[32];
+	uint64_t chain_id;
+	char *end;
+	struct typed_domain d = { .name = rq->token_name, .version = "2",
+		.verifying_contract = &rq->asset };
+
+	json_object_object_get_ex(o, "payload", &pl);
+	json_object_object_get_ex(pl, "authorization", &auth);
+	s = str_member(pl, "signature", &len);
+	if (len != 2 + 2 * 65 && len != 2 + 2 * 64)
+		return 0;   /* a smart-wallet signature: the facilitator decides */
+	chain_id = strtoull(rq->network + strlen("eip155:"), &end, 10);
+	d.chain_id = chain_id;
+	if (typed_digest(TYPED_TRANSFER_WITH_AUTHORIZATION, &d, auth, digest, NULL, 0) < 0) {
+		snprintf(msg, cap, "The authorization cannot be hashed as an EIP-3009 transfer.");
+		return -1;
+	}
+	if (sig_parse_hex(s, len, &sg) != SIG_OK || sig_recover(digest, &sg, &who) != SIG_OK ||
+	    !addr_eq(&who, &p->from)) {
+		snprintf(msg, cap, "payload.signature is not authorization.from's signature of this "
+		    "authorization (the payment was altered or signed for another token).");
+		return -1;
+	}
+	return 0;
+}
+
+/* The binding check: this resource, these requirements, this payee and amount, now. */
+static enum x402_parse
+check_binding(json_object *o, const struct x402_requirements *rq, const struct x402_payment *p,
+    uint64_t now, char *msg, size_t cap)
+{
+	json_object *res = NULL, *acc = NULL, *want;
+	bool same;
+
+	json_object_object_get_ex(o, "resource", &res);
+	if (strcmp(str_member(res, "url", NULL), rq->url) != 0) {
+		snprintf(msg, cap, "The payment was made for another resource URL than this request's.");
+		return X402_PARSE_MISMATCH;
+	}
+	json_object_object_get_ex(o, "accepted", &acc);
+	want = x402_requirements_json(rq);
+	same = want && json_object_equal(acc, want);
+	json_object_put(want);
+	if (!same) {
+		snprintf(msg, cap, "The payment's accepted requirements differ from this endpoint's "
+		    "(price, network, asset, payTo or timeout).");
+		return X402_PARSE_MISMATCH;
+	}
+	if (!addr_eq(&p->to, &rq->pay_to)) {
+		snprintf(msg, cap, "authorization.to is not this endpoint's payTo.");
+		return X402_PARSE_MISMATCH;
+	}
+	if (strcmp(p->value, rq->amount) != 0) {
+		snprintf(msg, cap, "authorization.value is not this endpoint's price of %s atomic USDC.",
+		    rq->amount);
+		return X402_PARSE_MISMATCH;
+	}
+	if (p->valid_after > now + CLOCK_SKEW) {
+		snprintf(msg, cap, "authorization.validAfter lies in the future.");
+		return X402_PARSE_MISMATCH;
+	}
+	if (p->valid_before < now + VALID_BEFORE_MARGIN) {
+		snprintf(msg, cap, "authorization.validBefore has passed or is too close; sign a new payment.");
+		return X402_PARSE_MISMATCH;
+	}
+	return X402_PARSE_OK;
+}
+
+enum x402_parse
+x402_payment_parse(const char *hdr, const struct x402_requirements *rq, uint64_t now,
+    struct x402_payment *out, char *msg, size_t cap)
+{
+	struct json_limits lim = { .max_depth = 8, .max_length = X402_HEADER_MAX,
+		.max_string = X402_HEADER_MAX, .max_members = 64 };
+	struct json_error je;
+	size_t hlen = strlen(hdr), n = 0;
+	uint8_t *raw = NULL;
+	json_object *o = NULL;
+	enum x402_parse rc = X402_PARSE_MALFORMED;
+
+	memset(out, 0, sizeof(*out));
+	if (hlen == 0 || hlen > X402_HEADER_MAX) {
+		snprintf(msg, cap, "PAYMENT-SIGNATURE is empty or longer than %d characters.", X402_HEADER_MAX);
+		return X402_PARSE_MALFORMED;
+	}
+	raw = malloc(hlen);
+	if (raw == NULL) {
+		snprintf(msg, cap, "The payment could not be read.");
+		return X402_PARSE_MALFORMED;
+	}
+	if (x402_base64_decode(hdr, hlen, raw, hlen, &n) < 0) {
+		snprintf(msg, cap, "PAYMENT-SIGNATURE is not standard base64 with padding.");
+		goto out;
+	}
+	if (json_parse_strict((const char *)raw, n, &lim, &o, &je) < 0) {
+		snprintf(msg, cap, "PAYMENT-SIGNATURE does not decode to strict JSON: %s.", je.msg);
+		goto out;
+	}
+	if (parse_shape(o, out, msg, cap) < 0 || check_signature(o, rq, out, msg, cap) < 0)
+		goto out;
+	rc = check_binding(o, rq, out, now, msg, cap);
+	if (rc == X402_PARSE_OK) {
+		out->payload = o;
+		o = NULL;
+	}
+out:
+	json_object_put(o);
+	free(raw);
+	return rc;
+}
+
+void
+x402_payment_release(struct x402_payment *p)
+{
+	json_object_put(p->payload);
+	p->payload = NULL;
+}

@@ -1,0 +1,220 @@
+#!/usr/bin/env bash
+# x402 v2 payments through the real stack, with real third-party peers: a
+# facilitator built from @x402/core + @x402/evm settling on the local anvil
+# (t/tools/facilitator.mjs) and the @x402/fetch paying client
+# (t/tools/pay.mjs). The paid reads GET /api/v1/x402/routes/{routeId} and
+# .../recognitions: the 402 challenge, a paid read that moves USDC exactly
+# once, replay and cross-route refusal, malformed and tampered payments, no
+# charge when the handler fails or the facilitator is down, a released
+# payment used once later, and settlement refused or unreachable (the real
+# facilitator with an injected fault after its real /verify).
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/chain.sh"
+. "$(dirname "$0")/lib/http.sh"
+fport=$((WAYMARK_TEST_PORT_BASE + 41))
+PAYTO=0x5555555555555555555555555555555555555555
+USDC=0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913
+KEY1=0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d    # the payer, anvil #1
+PAYER=0x70997970C51812dc3A010C7d01b50e0d17dc79C8
+KEY2=0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a    # holds no USDC
+export WAYMARK_SEED=0 WAYMARK_CONFIRMATIONS=0
+export WAYMARK_FACILITATOR_URL=http://127.0.0.1:$fport WAYMARK_PAY_TO=$PAYTO
+chain_stack x402 40
+ok $? "a stack with a local chain starts"
+fpid=
+stop_facilitator() { [ -n "$fpid" ] && kill "$fpid" 2>/dev/null && wait "$fpid" 2>/dev/null; fpid=; }
+trap 'stop_facilitator; rm -rf "$http_tmp"; "$top/tools/stack" stop >/dev/null 2>&1' EXIT
+WAYMARK_TEST_URL=$URL
+tools=$top/t/tools
+
+start_facilitator() {
+	: > "$http_tmp/fac.out"
+	node "$tools/facilitator.mjs" --rpc "$RPC" --port "$fport" "$@" > "$http_tmp/fac.out" 2>> "$WAYMARK_VAR/log/facilitator.log" &
+	fpid=$!
+	local n=0
+	until grep -q listening "$http_tmp/fac.out" 2>/dev/null || [ $n -ge 100 ]; do n=$((n + 1)); sleep 0.1; done
+}
+start_facilitator
+ok $(grep -q listening "$http_tmp/fac.out" && echo 0 || echo 1) "the x402 facilitator (@x402/core + @x402/evm) listens"
+sup=$(curl -s "http://127.0.0.1:$fport/supported")
+ok $(jq -e '.kinds | map(select(.x402Version == 2 and .scheme == "exact" and .network == "eip155:8453")) | length == 1' \
+	<<<"$sup" >/dev/null && echo 0 || echo 1) "facilitator supports exact on eip155:8453 (v2)"
+
+balance() { # balance ADDRESS: USDC atomic units, via eth_call balanceOf
+	local a; a=$(printf '%s' "${1#0x}" | tr 'A-F' 'a-f')
+	printf '%d' "$(rpc eth_call "[{\"to\":\"$USDC\",\"data\":\"0x70a08231000000000000000000000000$a\"},\"latest\"]" | tr -d '"')"
+}
+# Mint 1 USDC to the payer with the token's open test mint (anvil #0 is unlocked).
+rpc eth_sendTransaction "[{\"from\":\"0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\",\"to\":\"$USDC\",\"data\":\"0x40c10f19000000000000000000000000${PAYER#0x}00000000000000000000000000000000000000000000000000000000000f4240\"}]" >/dev/null
+is "$(balance $PAYER)" 1000000 "the payer holds 1 USDC"
+is "$(balance $PAYTO)" 0 "payTo holds nothing"
+
+out=$(send --from-key $KEY7 --route $ROUTE_1 --endpoint $PAY_A --endpoint-usdc 250000 --count 3)
+send --from-key $KEY8 --route $ROUTE_1 --endpoint $PAY_A --endpoint-usdc 10000 --network $NET_C --network-usdc 5000 >/dev/null
+send --from-key $KEY8 --route $ROUTE_2 --endpoint $PAY_B --endpoint-usdc 1 >/dev/null
+wait_indexed "$(head_block)"; ok $? "four recognitions of route 1 and one of route 2 indexed"
+
+R1=/api/v1/x402/routes/$ROUTE_1
+REC1=$R1/recognitions
+b64d() { printf '%s' "$1" | base64 -d 2>/dev/null; }
+ledger() { sql "SELECT CONCAT(status, ' ', endpoint_id, ' ', IFNULL(reason, '-')) FROM x402_payments ORDER BY created_at"; }
+
+# ---- no payment: 402 with the challenge
+req GET "$REC1?limit=2"
+check_error 402 payment_required "no PAYMENT-SIGNATURE"
+is "$(header cache-control)" "private, no-store" "402: Cache-Control private, no-store"
+pr=$(b64d "$(header payment-required)")
+is "$(jq -r .x402Version <<<"$pr")" 2 "PAYMENT-REQUIRED decodes: x402Version 2"
+is "$(jq -r .resource.url <<<"$pr")" "$URL$REC1?limit=2" "resource.url is this request's URL (path and query)"
+is "$(jq -r .resource.mimeType <<<"$pr")" application/json "resource.mimeType"
+is "$(jq -c '.accepts[0] | [.scheme, .network, .amount, .asset, .payTo, .maxTimeoutSeconds, .extra.name, .extra.version]' <<<"$pr")" \
+	"[\"exact\",\"eip155:8453\",\"10000\",\"$USDC\",\"$PAYTO\",60,\"USD Coin\",\"2\"]" \
+	"accepts: exact, network, price 10000, USDC, payTo, 60 s, the token's EIP-712 domain"
+
+req GET "$REC1" -H "Origin: $URL" -H "Referer: $URL/"
+is "$status,$(jqr .error)" "402,payment_required" "an Origin of the service itself does not bypass payment"
+
+# Invalid input is refused before any payment is asked for.
+req GET /api/v1/x402/routes/0x1234
+check_error 400 invalid_field "a malformed routeId: 400, not 402"
+req GET "$REC1?limit=101"
+check_error 400 invalid_field "limit 101: 400, not 402"
+
+# ---- a paid read with the real client
+sigf=$http_tmp/sig1
+res=$(node "$tools/pay.mjs" --key $KEY1 --url "$URL$REC1?limit=2" --signature-out "$sigf")
+is "$(jq -r .status <<<"$res")" 200 "paid read with @x402/fetch: 200"
+is "$(jq -r '.body.routedBoons | length' <<<"$res")" 2 "the body: limit 2 honoured"
+is "$(jq -c '.body.pagination' <<<"$res")" '{"limit":2,"offset":0,"total":4,"hasMore":true}' "the body: pagination"
+is "$(jq -r '.body | keys | join(",")' <<<"$res")" "contract,identityResolution,interpretation,pagination,routedBoons,version" \
+	"the body: the record members of the recognitions read"
+is "$(jq -r '.body.routedBoons[0] | keys | join(",")' <<<"$res")" \
+	"accounts,blockNumber,blockTimestamp,boonBurned,contextRef,contract,endpointGratuityUsdc,endpointPayTo,id,logIndex,networkGratuityUsdc,networkPayTo,routeId,tipper,txHash" \
+	"a routed recognition has the Boon record members"
+is "$(jq -c '.body.routedBoons[0] | [.routeId, .tipper, .endpointPayTo, .endpointGratuityUsdc, .networkPayTo, .networkGratuityUsdc, .boonBurned]' <<<"$res")" \
+	"[\"$ROUTE_1\",\"0x23618e81E3f5cdF7f54C3d65f7FBc0aBf5B21E8f\",\"$PAY_A\",\"10000\",\"$NET_C\",\"5000\",\"100000000000000000000000\"]" \
+	"the newest first: route, tipper (EIP-55), recipients and amounts as decimal strings"
+like "$(jq -r '.body.routedBoons[0] | [.blockNumber, .blockTimestamp, .logIndex] | join(" ")' <<<"$res")" '^[0-9]+ [0-9]{10} [0-9]+$' \
+	"block number, timestamp and log index as decimal strings"
+is "$(jq -r '.paymentResponse.success' <<<"$res")" true "PAYMENT-RESPONSE decodes: success"
+like "$(jq -r '.paymentResponse.transaction' <<<"$res")" '^0x[0-9a-f]{64}$' "PAYMENT-RESPONSE: the transaction hash"
+is "$(jq -r '.paymentResponse.network' <<<"$res")" eip155:8453 "PAYMENT-RESPONSE: network"
+is "$(jq -r '.paymentResponse.payer' <<<"$res")" "$PAYER" "PAYMENT-RESPONSE: payer"
+tx=$(jq -r '.paymentResponse.transaction' <<<"$res")
+is "$(rpc eth_getTransactionReceipt "[\"$tx\"]" | jq -r .status)" 0x1 "the settlement transaction succeeded onchain"
+is "$(balance $PAYER)" 990000 "USDC moved from the payer (-10000)"
+is "$(balance $PAYTO)" 10000 "USDC moved to payTo (+10000)"
+is "$(ledger)" "settled x402.route_recognitions -" "the ledger row is settled"
+is "$(sql "SELECT CONCAT('0x', LOWER(HEX(tx_hash))) FROM x402_payments")" "$tx" "the ledger records the transaction"
+
+# ---- the same payment again: refused, nothing moves
+sig=$(cat "$sigf")
+req GET "$REC1?limit=2" -H "PAYMENT-SIGNATURE: $sig"
+check_error 402 payment_already_used "the same PAYMENT-SIGNATURE again"
+ok $([ -n "$(header payment-required)" ] && echo 0 || echo 1) "replay: a fresh PAYMENT-REQUIRED"
+is "$(balance $PAYER),$(balance $PAYTO)" "990000,10000" "replay: no second transfer"
+
+# ---- the payment shown on another route: refused
+req GET "$R1" -H "PAYMENT-SIGNATURE: $sig"
+check_error 402 payment_mismatch "a payment for one route shown to another"
+like "$(jqr .message)" "another resource URL" "cross-route: the message says why"
+req GET "$REC1?limit=3" -H "PAYMENT-SIGNATURE: $sig"
+check_error 402 payment_mismatch "a payment shown with another query"
+
+# ---- malformed and tampered
+req GET "$REC1" -H "PAYMENT-SIGNATURE: not*base64"
+check_error 402 invalid_payment "PAYMENT-SIGNATURE that is not base64"
+like "$(jqr .message)" base64 "not base64: the message says so"
+ok $([ -n "$(header payment-required)" ] && echo 0 || echo 1) "malformed: a fresh PAYMENT-REQUIRED"
+req GET "$REC1" -H "PAYMENT-SIGNATURE: $(printf '{"x402Version":2}' | base64 -w0)"
+check_error 402 invalid_payment "a payload without accepted and payload"
+like "$(jqr .message)" 'lacks its member' "incomplete: the message names the problem"
+req GET "$REC1" -H "PAYMENT-SIGNATURE: $(printf '{"x402Version":2,"x402Version":2}' | base64 -w0)"
+check_error 402 invalid_payment "duplicate member names"
+tampered=$(b64d "$sig" | jq -c '.payload.authorization.nonce = "0x'"$(printf '%064d' 7)"'"' | base64 -w0)
+req GET "$REC1?limit=2" -H "PAYMENT-SIGNATURE: $tampered"
+check_error 402 invalid_payment "a tampered authorization (nonce changed)"
+like "$(jqr .message)" 'signature' "tampered: the signature does not match"
+cheap=$(b64d "$sig" | jq -c '.accepted.amount = "1"' | base64 -w0)
+req GET "$REC1?limit=2" -H "PAYMENT-SIGNATURE: $cheap"
+check_error 402 payment_mismatch "accepted with another price"
+is "$(balance $PAYER),$(balance $PAYTO)" "990000,10000" "no transfer for any refused payment"
+is "$(sql "SELECT COUNT(*) FROM x402_payments")" 1 "refused payments leave no ledger rows"
+
+# ---- the facilitator refuses (no funds)
+res=$(node "$tools/pay.mjs" --key $KEY2 --url "$URL$R1")
+is "$(jq -r .status <<<"$res")" 402 "a payer without USDC: 402"
+like "$(sql "SELECT CONCAT(status, ' ', reason) FROM x402_payments WHERE endpoint_id = 'x402.route'")" '^failed [a-z_]+$' \
+	"the ledger records the facilitator's reason code"
+
+# ---- the paid route detail
+res=$(node "$tools/pay.mjs" --key $KEY1 --url "$URL$R1")
+is "$(jq -r .status <<<"$res")" 200 "paid route detail: 200"
+is "$(jq -r '.body.route.routeId' <<<"$res")" "$ROUTE_1" "detail: routeId"
+is "$(jq -c '.body.route.recognition | [.routedBoonCount, .distinctTipperWalletCount, .endpointGratuityUsdc, .networkGratuityUsdc, .totalRecognitionUsdc, .boonBurned]' <<<"$res")" \
+	'[4,2,"760000","5000","765000","400000000000000000000000"]' "detail: recognition totals"
+is "$(jq -c '.body.route.reviewSummary' <<<"$res")" \
+	'{"count":0,"boonBackedCount":0,"receiptVerifiedCount":0,"selfReportedCount":0,"distinctReviewerWalletCount":0,"latestReviewAt":null,"indexComplete":false}' \
+	"detail: review summary (reviews not indexed yet)"
+is "$(jq -c '.body.route.receiptAuthority' <<<"$res")" '{"status":"not_observed","signer":null,"payTo":null}' "detail: receiptAuthority"
+is "$(jq -r '.body.recognitionsUrl' <<<"$res")" "$URL$REC1" "detail: recognitionsUrl"
+is "$(balance $PAYER),$(balance $PAYTO)" "980000,20000" "detail: one more 10000 moved"
+
+# ---- the handler fails: no charge
+UNKNOWN=0x$(printf '%064d' 1)
+res=$(node "$tools/pay.mjs" --key $KEY1 --url "$URL/api/v1/x402/routes/$UNKNOWN/recognitions")
+is "$(jq -r .status <<<"$res")" 404 "a valid payment for an unknown route: the handler's 404"
+is "$(jq -r .paymentResponse <<<"$res")" null "404: no PAYMENT-RESPONSE"
+is "$(balance $PAYER),$(balance $PAYTO)" "980000,20000" "404: no balance moved"
+is "$(sql "SELECT CONCAT(status, ' ', reason) FROM x402_payments WHERE resource_url LIKE '%$UNKNOWN%'")" \
+	"released handler_failed" "404: the ledger row is released (not consumed)"
+
+# ---- the facilitator is down: generic error, no charge
+stop_facilitator
+res=$(node "$tools/pay.mjs" --key $KEY1 --url "$URL$REC1" --signature-out "$http_tmp/sig2")
+is "$(jq -r .status <<<"$res")" 503 "facilitator down: 503"
+is "$(jq -r .body.error <<<"$res")" payment_unavailable "facilitator down: error payment_unavailable"
+ok $(jq -r .body.message <<<"$res" | grep -qiE 'fetch|connect|refused|127\.0|curl|facilitator' && echo 1 || echo 0) \
+	"facilitator down: the message leaks no internals"
+is "$(balance $PAYER),$(balance $PAYTO)" "980000,20000" "facilitator down: no balance moved"
+ok $(grep -qi 'payment-signature\|eyJ' "$WAYMARK_VAR"/log/*.log 2>/dev/null && echo 1 || echo 0) \
+	"no log holds a payment header or payload"
+is "$(sql "SELECT CONCAT(status, ' ', reason) FROM x402_payments WHERE reason = 'verify_unavailable'")" \
+	"released verify_unavailable" "facilitator down: the ledger row is released"
+
+# ---- the facilitator is back: the released payment can be used once, on its URL
+start_facilitator
+sig2=$(cat "$http_tmp/sig2")
+req GET "$REC1?limit=2" -H "PAYMENT-SIGNATURE: $sig2"
+check_error 402 payment_mismatch "the released payment on another URL"
+req GET "$REC1" -H "PAYMENT-SIGNATURE: $sig2"
+is "$status" 200 "the released payment on its own URL: 200"
+is "$(b64d "$(header payment-response)" | jq -r .success)" true "it settles now: PAYMENT-RESPONSE success"
+is "$(header cache-control)" "private, no-store" "paid answer: Cache-Control private, no-store"
+is "$(balance $PAYER),$(balance $PAYTO)" "970000,30000" "exactly one more transfer"
+req GET "$REC1" -H "PAYMENT-SIGNATURE: $sig2"
+check_error 402 payment_already_used "and never again"
+is "$(balance $PAYER),$(balance $PAYTO)" "970000,30000" "no second transfer"
+
+# ---- settlement refused after a real verify: 402, the handler's body dropped, nothing charged
+stop_facilitator; start_facilitator --fault settle-refused
+res=$(node "$tools/pay.mjs" --key $KEY1 --url "$URL$R1")
+is "$(jq -r .status <<<"$res")" 402 "settlement refused: 402"
+is "$(jq -r .body.error <<<"$res")" settlement_failed "settlement refused: error settlement_failed"
+is "$(jq -c '.paymentResponse | [.success, .errorReason, .transaction]' <<<"$res")" '[false,"invalid_transaction_state",""]' \
+	"settlement refused: PAYMENT-RESPONSE success false with the reason code"
+ok $(jq -r . <<<"$res" | grep -q 'Execution reverted' && echo 1 || echo 0) "settlement refused: the facilitator's message is not relayed"
+ok $(jq -e '.body | has("route")' <<<"$res" >/dev/null && echo 1 || echo 0) "settlement refused: the paid body is not delivered"
+is "$(sql "SELECT CONCAT(status, ' ', reason) FROM x402_payments WHERE reason = 'invalid_transaction_state'")" \
+	"failed invalid_transaction_state" "settlement refused: the ledger row failed"
+is "$(balance $PAYER),$(balance $PAYTO)" "970000,30000" "settlement refused: no balance moved"
+
+# ---- the facilitator vanishes during settlement: 503, the payment is never reused
+stop_facilitator; start_facilitator --fault settle-down
+res=$(node "$tools/pay.mjs" --key $KEY1 --url "$URL$R1")
+is "$(jq -r .status <<<"$res"),$(jq -r .body.error <<<"$res")" "503,payment_unavailable" "settlement unreachable: 503 payment_unavailable"
+ok $(jq -e '.body | has("route")' <<<"$res" >/dev/null && echo 1 || echo 0) "settlement unreachable: the paid body is not delivered"
+is "$(sql "SELECT CONCAT(status, ' ', reason) FROM x402_payments WHERE reason = 'settle_unknown'")" \
+	"failed settle_unknown" "settlement unreachable: the ledger row failed (outcome unknown, never reused)"
+is "$(balance $PAYER),$(balance $PAYTO)" "970000,30000" "settlement unreachable: no balance moved"
+done_testing

@@ -1,0 +1,62 @@
+/*
+ * libFuzzer harness for x402.c: any input, taken as a PAYMENT-SIGNATURE
+ * header, is either refused with a message or accepted with its payload
+ * kept; and any input that decodes as base64 encodes back to exactly
+ * itself (the decoder accepts one canonical form only).
+ */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "x402.h"
+#include "banned.h"
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	static struct config cfg;
+	static struct x402_requirements rq;
+	static bool ready;
+	struct x402_payment p;
+	struct buf b;
+	uint8_t *raw;
+	char *hdr, msg[256], err[128];
+	size_t n;
+
+	if (!ready) {
+		memset(&cfg, 0, sizeof(cfg));
+		memcpy(cfg.network, "eip155:8453", 12);
+		addr_parse("0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", 42, &cfg.usdc_address);
+		addr_parse("0x209693Bc6afc0C5328bA36FaF03C514EF312287C", 42, &cfg.pay_to);
+		memcpy(cfg.public_base_url, "https://api.example.org", 24);
+		if (x402_requirements_init(&rq, &cfg, "0.01", "/api/v1/x402/routes/x", "", "fuzz", err,
+		    sizeof(err)) < 0)
+			abort();
+		ready = true;
+	}
+	hdr = malloc(size + 1);
+	raw = malloc(size + 1);
+	if (hdr == NULL || raw == NULL)
+		abort();
+	memcpy(hdr, data, size);
+	hdr[size] = '\0';
+	msg[0] = '\0';
+	if (x402_payment_parse(hdr, &rq, 1740672100u, &p, msg, sizeof(msg)) == X402_PARSE_OK) {
+		if (p.payload == NULL)
+			abort();
+	} else if (msg[0] == '\0' || p.payload != NULL) {
+		abort();
+	}
+	x402_payment_release(&p);
+	if (x402_base64_decode(hdr, size, raw, size + 1, &n) == 0) {
+		buf_init(&b, 2 * size + 8);
+		if (x402_base64_encode(raw, n, &b) < 0 || b.len != size || memcmp(buf_str(&b), hdr, size) != 0)
+			abort();
+		buf_release(&b);
+	}
+	free(hdr);
+	free(raw);
+	return 0;
+}
