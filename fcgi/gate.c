@@ -281,6 +281,8 @@ gate_checks(const struct gate *g, struct req *r, struct resp *w)
 	}
 	if ((e = check_fields(ep, r, w)) != ERR_NONE)
 		return e;
+	if (ep->check && (e = ep->check(r, w)) != ERR_NONE)
+		return e;
 	if (ep->auth == AUTH_PAID)
 		return pay_run(g, r, w);
 	if (ep->auth != AUTH_NONE)

@@ -86,6 +86,7 @@ settle(const struct gate *g, struct req *r, struct resp *w, const struct x402_re
 		    true) == 0) {
 			tx = json_object_get_string(t);
 			have_tx = true;
+			snprintf(r->pay.tx, sizeof(r->pay.tx), "%s", tx);
 		}
 		if (ledger_mark(r->db, p, LEDGER_SETTLED, have_tx ? txb : NULL, NULL) < 0)
 			fprintf(stderr, "waymark: %s %s: settled, but the ledger row was not updated\n",
@@ -110,6 +111,39 @@ settle(const struct gate *g, struct req *r, struct resp *w, const struct x402_re
 	return e;
 }
 
+/*
+ * The prepay hook of the row, when it has one: 200 with an empty body
+ * after it means "go on"; anything it wrote is the answer.
+ */
+static bool
+prepay_answered(const struct resp *w, enum err e)
+{
+	return e != ERR_NONE || w->status != 200 || w->body.len > 0;
+}
+
+/*
+ * A payment that settled earlier for this same resource, shown again to an
+ * EP_PAY_RESUME row: the handler serves what that payment bought, and
+ * nothing is verified or settled again.
+ */
+static enum err
+resume(struct req *r, struct resp *w, const struct x402_requirements *rq, const struct x402_payment *p,
+    const uint8_t tx[32], bool has_tx)
+{
+	enum err e;
+
+	r->pay.settled_earlier = true;
+	if (has_tx)
+		hex_encode(tx, 32, r->pay.tx);
+	e = r->ep->handler(r, w);
+	if (r->db->in_txn)
+		db_rollback(r->db);
+	if (w->status >= 400 || r->pay.finish == NULL)
+		return e;
+	payment_response(w, rq, p, true, r->pay.tx, NULL);
+	return r->pay.finish(r, w);
+}
+
 enum err
 pay_run(const struct gate *g, struct req *r, struct resp *w)
 {
@@ -119,21 +153,38 @@ pay_run(const struct gate *g, struct req *r, struct resp *w)
 	json_object *reqs = NULL;
 	const char *hdr = req_header(r, "payment-signature");
 	char msg[256];
+	uint8_t txb[32];
+	bool has_tx = false, charged = false;
 	enum err e;
 
 	if (x402_requirements_init(&rq, g->cfg, r->ep->price_usdc, r->path, r->query, r->ep->summary,
 	    msg, sizeof(msg)) < 0)
 		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
+	r->pay.present = hdr != NULL;
+	if (r->ep->prepay) {
+		/* Business checks before any payment is asked for; with a
+		 * payment, the hook may also reserve (undone by its cancel). */
+		if (db_connect(g->db) != DB_OK)
+			return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
+		r->db = g->db;
+		e = r->ep->prepay(r, w);
+		if (prepay_answered(w, e))
+			return e;
+	}
 	if (hdr == NULL)
 		return challenge(w, &rq, ERR_PAYMENT_REQUIRED, NULL);
 	switch (x402_payment_parse(hdr, &rq, (uint64_t)time(NULL), &p, msg, sizeof(msg))) {
 	case X402_PARSE_OK:
 		break;
 	case X402_PARSE_MISMATCH:
-		return challenge(w, &rq, ERR_PAYMENT_MISMATCH, msg);
+		e = challenge(w, &rq, ERR_PAYMENT_MISMATCH, msg);
+		goto out;
 	default:
-		return challenge(w, &rq, ERR_INVALID_PAYMENT, msg);
+		e = challenge(w, &rq, ERR_INVALID_PAYMENT, msg);
+		goto out;
 	}
+	memcpy(r->pay.payer, p.from.b, sizeof(r->pay.payer));
+	memcpy(r->pay.nonce, p.nonce, sizeof(r->pay.nonce));
 	if (db_connect(g->db) != DB_OK) {
 		e = resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
 		goto out;
@@ -143,6 +194,12 @@ pay_run(const struct gate *g, struct req *r, struct resp *w)
 	case LEDGER_OK:
 		break;
 	case LEDGER_USED:
+		if ((r->ep->flags & EP_PAY_RESUME) &&
+		    ledger_settled_here(r->db, &p, &rq, r->ep->id, txb, &has_tx) == LEDGER_OK) {
+			charged = true;
+			e = resume(r, w, &rq, &p, txb, has_tx);
+			goto out;
+		}
 		e = challenge(w, &rq, ERR_PAYMENT_USED, NULL);
 		goto out;
 	default:
@@ -173,7 +230,14 @@ pay_run(const struct gate *g, struct req *r, struct resp *w)
 		goto out;
 	}
 	e = settle(g, r, w, &rq, &p, reqs);
+	charged = e == ERR_NONE;
+	if (charged && r->pay.finish)
+		e = r->pay.finish(r, w);
 out:
+	if (r->db && r->db->in_txn)
+		db_rollback(r->db);
+	if (!charged && r->pay.cancel && r->db)
+		r->pay.cancel(r);
 	fac_result_release(&fr);
 	json_object_put(reqs);
 	x402_payment_release(&p);

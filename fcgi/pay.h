@@ -13,6 +13,20 @@
  *
  * The ledger row is reserved before /verify. Payment headers and payloads
  * are never logged.
+ *
+ * Paid publication (spec 3.3) adds three optional pieces, all generic:
+ *   - the row's prepay hook runs first, with the database, paid or not:
+ *     it refuses what could never be served (400/409 before any 402) or
+ *     answers by itself (e.g. the identical bundle already published);
+ *     with a PAYMENT-SIGNATURE it may reserve, and sets r->pay.cancel to
+ *     undo that reservation, which runs whenever nothing was charged;
+ *   - the handler may set r->pay.finish: the final write, run only after
+ *     settlement succeeded (the ledger row is settled by then), which
+ *     writes the answer and may make it a 202 when that write fails;
+ *   - EP_PAY_RESUME rows: a payment whose ledger row is settled for this
+ *     same resource is not refused as used: the handler runs with
+ *     r->pay.settled_earlier, nothing is verified or settled again, and
+ *     PAYMENT-RESPONSE repeats the earlier transaction.
  */
 #ifndef WAYMARK_PAY_H
 #define WAYMARK_PAY_H

@@ -84,6 +84,13 @@ review_record(MYSQL_ROW row)
 		json_object_object_add(v, "reviewerWasTipper", json_object_new_boolean(1));
 	else
 		json_object_object_add(v, "rankingEligible", json_object_new_boolean(0));
+	if (strcmp(row[0], "self_reported") == 0) {
+		json_object_object_add(v, "publicationCharge", json_object_new_string("usd_0.05"));
+		json_object_object_add(v, "publicationRail", json_object_new_string("x402"));
+		/* EOA only for now; ERC-1271 contract wallets are a later step. */
+		json_object_object_add(v, "contractWalletSignatures",
+		    json_object_new_string("not_accepted_yet"));
+	}
 	json_object_object_add(o, "verification", v);
 	return o;
 }

@@ -39,6 +39,13 @@ static const struct field review_v1_fields[] = {
 	{ .name = NULL },
 };
 
+/* V3: EOA signatures only for now; the room is for ERC-1271 (about 4096 bytes) later. */
+static const struct field review_v3_fields[] = {
+	{ .name = "review", .src = VS_BODY, .type = VT_OBJECT, .required = true },
+	{ .name = "signature", .src = VS_BODY, .type = VT_STRING, .required = true, .max_len = 8200 },
+	{ .name = NULL },
+};
+
 static const struct field site_route_reviews_fields[] = {
 	{ .name = "routeId", .src = VS_PATH, .type = VT_BYTES32, .required = true },
 	{ .name = "limit", .src = VS_QUERY, .type = VT_UINT, .min = 1, .max = 100, .def = "50" },
@@ -91,6 +98,32 @@ static const struct field route_recognitions_fields[] = {
 	{ .name = NULL },
 };
 
+static const struct field routes_fields[] = {
+	{ .name = "sort", .src = VS_QUERY, .type = VT_CHOICE, .choices = route_sort_names,
+	    .def = "reviewed" },
+	{ .name = "context", .src = VS_QUERY, .type = VT_CHOICE, .choices = route_context_names,
+	    .def = "with" },
+	{ .name = "limit", .src = VS_QUERY, .type = VT_UINT, .min = 1, .max = 50, .def = "20" },
+	{ .name = "cursor", .src = VS_QUERY, .type = VT_STRING, .min_len = 1, .max_len = 512 },
+	{ .name = "q", .src = VS_QUERY, .type = VT_STRING, .max_len = 400 },
+	{ .name = NULL },
+};
+
+static const struct field reviewer_reviews_fields[] = {
+	{ .name = "reviewer", .src = VS_QUERY, .type = VT_ADDRESS, .required = true },
+	{ .name = "limit", .src = VS_QUERY, .type = VT_UINT, .min = 1, .max = 100, .def = "25" },
+	{ .name = "offset", .src = VS_QUERY, .type = VT_UINT, .min = 0, .max = 1000, .def = "0" },
+	{ .name = NULL },
+};
+
+static const struct field routed_boons_fields[] = {
+	{ .name = "routeId", .src = VS_QUERY, .type = VT_BYTES32 },
+	{ .name = "txHash", .src = VS_QUERY, .type = VT_BYTES32 },
+	{ .name = "limit", .src = VS_QUERY, .type = VT_UINT, .min = 1, .max = 100, .def = "25" },
+	{ .name = "offset", .src = VS_QUERY, .type = VT_UINT, .min = 0, .max = 1000, .def = "0" },
+	{ .name = NULL },
+};
+
 const struct endpoint endpoints[] = {
 	{ .id = "health", .method = HM_GET, .pattern = "/health", .handler = h_health_get,
 	    .auth = AUTH_NONE, .flags = EP_DB,
@@ -107,6 +140,12 @@ const struct endpoint endpoints[] = {
 	    .handler = h_review_v1_post, .auth = AUTH_NONE, .body = BODY_JSON, .body_max = 16 * 1024,
 	    .flags = EP_DB | EP_STRICT, .fields = review_v1_fields,
 	    .summary = "publish a boon_backed (V1) review signed by the recognition's tipper" },
+	{ .id = "x402.reviews.self_reported", .method = HM_POST,
+	    .pattern = "/api/v1/x402/reviews/self-reported", .handler = h_review_v3_post,
+	    .prepay = h_review_v3_prepay, .auth = AUTH_PAID, .price_usdc = "0.05", .body = BODY_JSON,
+	    .body_max = 16 * 1024, .flags = EP_DB | EP_STRICT | EP_NO_STORE | EP_PAY_RESUME,
+	    .fields = review_v3_fields,
+	    .summary = "paid: publish a self_reported (V3) review signed by the reviewer; never ranked" },
 	{ .id = "site.x402_route_reviews", .method = HM_GET,
 	    .pattern = "/api/site/x402/routes/{routeId}/reviews", .handler = h_site_route_reviews_get,
 	    .auth = AUTH_NONE, .rate = RATE_SITE, .flags = EP_DB, .fields = site_route_reviews_fields,
@@ -142,6 +181,23 @@ const struct endpoint endpoints[] = {
 	    .auth = AUTH_PAID, .price_usdc = "0.01", .flags = EP_DB | EP_NO_STORE,
 	    .fields = route_recognitions_fields,
 	    .summary = "paid: a route's routed recognitions, newest first, paged" },
+	{ .id = "x402.routes", .method = HM_GET, .pattern = "/api/v1/x402/routes",
+	    .handler = h_routes_get, .auth = AUTH_PAID, .price_usdc = "0.01",
+	    .flags = EP_DB | EP_NO_STORE, .fields = routes_fields, .check = h_routes_check,
+	    .summary = "paid: the described-route directory (sort, context, cursor paging)" },
+	{ .id = "x402.route_reviews", .method = HM_GET,
+	    .pattern = "/api/v1/x402/routes/{routeId}/reviews", .handler = h_route_reviews_get,
+	    .auth = AUTH_PAID, .price_usdc = "0.01", .flags = EP_DB | EP_NO_STORE,
+	    .fields = route_recognitions_fields,
+	    .summary = "paid: a route's reviews by evidence lane, newest first, paged" },
+	{ .id = "x402.reviewer_reviews", .method = HM_GET, .pattern = "/api/v1/x402/reviews",
+	    .handler = h_reviewer_reviews_get, .auth = AUTH_PAID, .price_usdc = "0.01",
+	    .flags = EP_DB | EP_NO_STORE, .fields = reviewer_reviews_fields,
+	    .summary = "paid: the routes one wallet reviewed, newest first, paged" },
+	{ .id = "x402.routed_boons", .method = HM_GET, .pattern = "/api/v1/x402/routed-boons",
+	    .handler = h_routed_boons_get, .auth = AUTH_PAID, .price_usdc = "0.01",
+	    .flags = EP_DB | EP_NO_STORE, .fields = routed_boons_fields, .check = h_routed_boons_check,
+	    .summary = "paid (legacy): routed recognitions keyed by routeId or txHash" },
 	{ .id = "feed.retired", .method = HM_GET, .pattern = "/api/feed", .handler = h_feed_get,
 	    .auth = AUTH_NONE, .summary = "retired feed: 410 with the replacement" },
 };

@@ -26,6 +26,10 @@ enum err h_discovery_get(struct req *r, struct resp *w);
 enum err h_review_v1_post(struct req *r, struct resp *w);
 enum err h_site_route_reviews_get(struct req *r, struct resp *w);
 
+/* review_v3.c (paid self_reported publication; the prepay hook of its row) */
+enum err h_review_v3_prepay(struct req *r, struct resp *w);
+enum err h_review_v3_post(struct req *r, struct resp *w);
+
 /* site.c */
 enum err h_site_discover_get(struct req *r, struct resp *w);
 
@@ -45,6 +49,17 @@ enum err h_route_contexts_post(struct req *r, struct resp *w);
 /* routes.c (paid reads) */
 enum err h_route_get(struct req *r, struct resp *w);
 enum err h_route_recognitions_get(struct req *r, struct resp *w);
+enum err h_route_reviews_get(struct req *r, struct resp *w);
+enum err h_reviewer_reviews_get(struct req *r, struct resp *w);
+enum err h_routed_boons_get(struct req *r, struct resp *w);
+/* Cross-field checks (endpoint .check): exactly one of routeId/txHash. */
+enum err h_routed_boons_check(struct req *r, struct resp *w);
+/* The directory: choices of sort and context; .check refuses a cursor
+ * that is malformed or was issued for another sort or context. */
+extern const char *const route_sort_names[];
+extern const char *const route_context_names[];
+enum err h_routes_get(struct req *r, struct resp *w);
+enum err h_routes_check(struct req *r, struct resp *w);
 
 /* feed.c */
 enum err h_feed_get(struct req *r, struct resp *w);

@@ -40,6 +40,9 @@ enum body_kind {
 #define EP_DB         0x1u /* needs the database: 503 when it is unreachable */
 #define EP_STRICT     0x2u /* body members outside `fields` are rejected */
 #define EP_NO_STORE   0x4u /* Cache-Control: private, no-store */
+#define EP_PAY_RESUME 0x8u /* AUTH_PAID: a payment settled earlier for this same resource
+                            * may be shown again; the handler sees r->pay.settled_earlier
+                            * and serves only what that payment already bought (fcgi/pay.h) */
 
 typedef enum err (*handler_fn)(struct req *r, struct resp *w);
 
@@ -55,6 +58,9 @@ struct endpoint {
 	enum body_kind body;
 	unsigned flags;
 	const struct field *fields; /* terminated by a row with name NULL */
+	handler_fn check;        /* optional cross-field check after fields, before payment; no DB */
+	handler_fn prepay;       /* AUTH_PAID, optional: checks with the database before a payment
+	                          * is asked for or verified (fcgi/pay.h); may answer by itself */
 	const char *summary;     /* one line, for listings and docs */
 };
 

@@ -50,6 +50,27 @@ struct config;
 struct db;
 struct endpoint;
 
+/*
+ * What the payment step (fcgi/pay.c) and a paid row's prepay hook and
+ * handler tell each other; zero for other rows. See fcgi/pay.h.
+ */
+struct req;
+struct resp;
+
+struct req_pay {
+	bool present;              /* a PAYMENT-SIGNATURE header came with the request */
+	bool settled_earlier;      /* EP_PAY_RESUME: this authorization settled earlier here */
+	uint8_t payer[20];         /* the payment's payer and nonce, once it parsed */
+	uint8_t nonce[32];
+	char tx[67];               /* the settlement transaction ("0x..."), "" while unknown */
+	/* Set by the handler: the final write, run only after the payment
+	 * settled (or settled earlier); it may rewrite the answer. */
+	enum err (*finish)(struct req *r, struct resp *w);
+	/* Set by prepay: undo its reservation when nothing is charged. */
+	void (*cancel)(struct req *r);
+	void *ctx;                 /* the hooks' own state, allocated from the request pool */
+};
+
 struct req {
 	struct pool pool;
 	enum http_method method;   /* HM__MAX when the method is unknown */
@@ -71,6 +92,7 @@ struct req {
 	struct value vals[VALID_MAX_FIELDS]; /* one per row field, same order */
 	const struct config *cfg;
 	struct db *db;
+	struct req_pay pay;
 };
 
 struct resp {

@@ -68,6 +68,51 @@ out:
 	return rc;
 }
 
+enum ledger_rc
+ledger_settled_here(struct db *db, const struct x402_payment *p, const struct x402_requirements *rq,
+    const char *endpoint_id, uint8_t tx[32], bool *has_tx)
+{
+	char payer[ADDR_LEN * 2 + 3], nonce[32 * 2 + 3], pay_to[ADDR_LEN * 2 + 3], ep[2 * 128 + 1];
+	size_t ulen = strlen(rq->url);
+	char *url = malloc(2 * ulen + 1), *sql = NULL;
+	size_t cap = 2 * ulen + 1024;
+	MYSQL_RES *res = NULL;
+	MYSQL_ROW row;
+	enum ledger_rc rc = LEDGER_UNAVAILABLE;
+	int n;
+
+	*has_tx = false;
+	if (url == NULL || (sql = malloc(cap)) == NULL || strlen(endpoint_id) > 128 ||
+	    db_escape(db, rq->url, ulen, url, 2 * ulen + 1) < 0 ||
+	    db_escape(db, endpoint_id, strlen(endpoint_id), ep, sizeof(ep)) < 0)
+		goto out;
+	raw_hex(p->from.b, ADDR_LEN, payer);
+	raw_hex(p->nonce, 32, nonce);
+	raw_hex(rq->pay_to.b, ADDR_LEN, pay_to);
+	n = snprintf(sql, cap, "SELECT tx_hash FROM x402_payments WHERE payer = UNHEX('%s') AND "
+	    "auth_nonce = UNHEX('%s') AND status = 'settled' AND resource_url = '%s' AND amount = %s "
+	    "AND pay_to = UNHEX('%s') AND endpoint_id = '%s'", payer + 2, nonce + 2, url, rq->amount,
+	    pay_to + 2, ep);
+	if (n < 0 || (size_t)n >= cap || db_query(db, sql, &res) != DB_OK)
+		goto out;
+	rc = LEDGER_USED;
+	if (res && (row = mysql_fetch_row(res)) != NULL) {
+		unsigned long *len = mysql_fetch_lengths(res);
+
+		rc = LEDGER_OK;
+		if (row[0] && len[0] == 32) {
+			memcpy(tx, row[0], 32);
+			*has_tx = true;
+		}
+	}
+out:
+	if (res)
+		mysql_free_result(res);
+	free(url);
+	free(sql);
+	return rc;
+}
+
 int
 ledger_mark(struct db *db, const struct x402_payment *p, enum ledger_status status,
     const uint8_t *tx, const char *reason)

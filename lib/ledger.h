@@ -12,6 +12,7 @@
 #ifndef WAYMARK_LEDGER_H
 #define WAYMARK_LEDGER_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "db.h"
@@ -33,6 +34,15 @@ enum ledger_status {
 /* Reserve payment p, bound to rq, for the row endpoint_id. */
 enum ledger_rc ledger_reserve(struct db *db, const struct x402_payment *p,
     const struct x402_requirements *rq, const char *endpoint_id);
+
+/*
+ * LEDGER_OK when p's row is settled, bound to rq's resource URL, amount
+ * and payee and to the row endpoint_id (a payment that already bought
+ * this resource); then tx holds its settlement transaction when known
+ * (*has_tx). LEDGER_USED otherwise.
+ */
+enum ledger_rc ledger_settled_here(struct db *db, const struct x402_payment *p,
+    const struct x402_requirements *rq, const char *endpoint_id, uint8_t tx[32], bool *has_tx);
 
 /*
  * Move p's row to status, with the settlement transaction tx (32 bytes,

@@ -154,6 +154,96 @@ review_v1_parse(json_object *o, struct review_v1 *out, char *field, size_t fcap,
 	return review_text_check(out->text, out->text_len, why, cap);
 }
 
+/* The key set of o against keys (all required); 0 or -1 naming the field. */
+static int
+check_keys(json_object *o, const char *const *keys, char *field, size_t fcap, char *why, size_t cap)
+{
+	const char *bad = NULL;
+
+	switch (json_check_keys(o, NULL, keys, &bad)) {
+	case JSON_KEYS_OK:
+		return 0;
+	case JSON_KEYS_NOT_OBJECT:
+		snprintf(field, fcap, "review");
+		snprintf(why, cap, "review must be a JSON object");
+		return -1;
+	case JSON_KEYS_UNKNOWN:
+		snprintf(field, fcap, "review.%s", bad);
+		snprintf(why, cap, "review has an undeclared field %s", bad);
+		return -1;
+	default:
+		snprintf(field, fcap, "review.%s", bad ? bad : "?");
+		snprintf(why, cap, "review lacks the field %s", bad ? bad : "?");
+		return -1;
+	}
+}
+
+int
+review_v3_parse(json_object *o, struct review_v3 *out, char *field, size_t fcap, char *why,
+    size_t cap)
+{
+	static const char *const keys[] = { "version", "policyVersion", "routeId", "reviewer",
+		"reviewText", "createdAt", NULL };
+	json_object *v = NULL;
+	const char *s;
+
+	memset(out, 0, sizeof(*out));
+	if (check_keys(o, keys, field, fcap, why, cap) < 0)
+		return -1;
+	json_object_object_get_ex(o, "version", &v);
+	if (!json_object_is_type(v, json_type_string) || strcmp(json_object_get_string(v), "3") != 0) {
+		snprintf(field, fcap, "review.version");
+		snprintf(why, cap, "version must be the string \"3\" for a self_reported review");
+		return -1;
+	}
+	json_object_object_get_ex(o, "policyVersion", &v);
+	if (!json_object_is_type(v, json_type_string) ||
+	    strcmp(json_object_get_string(v), REVIEW_V3_POLICY) != 0) {
+		snprintf(field, fcap, "review.policyVersion");
+		snprintf(why, cap, "policyVersion must be \"%s\"", REVIEW_V3_POLICY);
+		return -1;
+	}
+	if (get_b32(o, "routeId", out->route_id, field, fcap, why, cap) < 0 ||
+	    get_int(o, "createdAt", 1, &out->created_at, field, fcap, why, cap) < 0)
+		return -1;
+	json_object_object_get_ex(o, "reviewer", &v);
+	snprintf(field, fcap, "review.reviewer");
+	s = json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
+	if (s == NULL || addr_parse(s, strlen(s), &out->reviewer) < 0 || addr_is_zero(&out->reviewer)) {
+		snprintf(why, cap, "reviewer must be a nonzero 0x address (lowercase or EIP-55)");
+		return -1;
+	}
+	json_object_object_get_ex(o, "reviewText", &v);
+	snprintf(field, fcap, "review.reviewText");
+	if (!json_object_is_type(v, json_type_string)) {
+		snprintf(why, cap, "reviewText must be a string");
+		return -1;
+	}
+	out->text = json_object_get_string(v);
+	out->text_len = (size_t)json_object_get_string_len(v);
+	return review_text_check(out->text, out->text_len, why, cap);
+}
+
+int
+review_v3_digest(const struct review_v3 *r, uint64_t chain_id, const struct addr *companion,
+    uint8_t out[32])
+{
+	struct typed_domain d = { .chain_id = chain_id, .verifying_contract = companion };
+	json_object *m = json_object_new_object();
+	char h[67], a[ADDR_TEXT_LEN + 1], num[32], err[160];
+	int rc;
+
+	json_object_object_add(m, "policyVersion", json_object_new_string(REVIEW_V3_POLICY));
+	json_object_object_add(m, "routeId", json_object_new_string(hex_encode(r->route_id, 32, h)));
+	json_object_object_add(m, "reviewer", json_object_new_string(addr_format_lower(&r->reviewer, a)));
+	json_object_object_add(m, "reviewText", json_object_new_string_len(r->text, (int)r->text_len));
+	snprintf(num, sizeof(num), "%" PRIu64, r->created_at);
+	json_object_object_add(m, "createdAt", json_object_new_string(num));
+	rc = typed_digest(TYPED_X402_SELF_REPORTED_REVIEW, &d, m, out, err, sizeof(err));
+	json_object_put(m);
+	return rc;
+}
+
 int
 review_v1_digest(const struct review_v1 *r, uint64_t chain_id, const struct addr *companion,
     uint8_t out[32])

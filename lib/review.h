@@ -1,7 +1,7 @@
 /*
  * review.h: rules shared by the review lanes (reference boon.md 4): the
- * review text rules, the publication window, and the V1 (boon_backed)
- * review object and its EIP-712 digest.
+ * review text rules, the publication window, the V1 (boon_backed) and V3
+ * (self_reported) review objects and their EIP-712 digests.
  *
  * Return conventions: 0, or -1 with the offending field (e.g.
  * "review.reviewText") in field[] and one sentence in why[].
@@ -16,6 +16,7 @@
 #include <json-c/json.h>
 
 #include "addr.h"
+#include "brand.h"
 
 #define REVIEW_TEXT_MAX 1000      /* UTF-8 bytes */
 #define REVIEW_WINDOW 86400       /* a signed review is published within 24 h of createdAt */
@@ -29,6 +30,17 @@ struct review_v1 {
 	size_t text_len;
 	uint64_t created_at;
 };
+
+struct review_v3 {
+	uint8_t route_id[32];
+	struct addr reviewer;
+	const char *text;             /* borrowed from the JSON object */
+	size_t text_len;
+	uint64_t created_at;
+};
+
+/* The V3 policy version, "boon.x402-review-policy/v3". */
+#define REVIEW_V3_POLICY BRAND_LOWER ".x402-review-policy/v3"
 
 /*
  * The text rules: valid UTF-8, not empty, equal to its own trim (as
@@ -51,6 +63,19 @@ int review_v1_parse(json_object *o, struct review_v1 *out, char *field, size_t f
 
 /* EIP-712 X402Review digest, domain "Boon X402 Review" v1 (chain, companion). */
 int review_v1_digest(const struct review_v1 *r, uint64_t chain_id, const struct addr *companion,
+    uint8_t out[32]);
+
+/*
+ * Parse the V3 review object: exactly {version "3", policyVersion
+ * REVIEW_V3_POLICY, routeId (lowercase nonzero bytes32), reviewer (a
+ * nonzero address, lowercase or EIP-55), reviewText (the text rules),
+ * createdAt (a safe integer >= 1)}.
+ */
+int review_v3_parse(json_object *o, struct review_v3 *out, char *field, size_t fcap, char *why,
+    size_t cap);
+
+/* EIP-712 X402SelfReportedReview digest, domain "Boon X402 Review" v3 (chain, companion). */
+int review_v3_digest(const struct review_v3 *r, uint64_t chain_id, const struct addr *companion,
     uint8_t out[32]);
 
 #endif

@@ -29,7 +29,7 @@ for target in $((from + 8)) $((from + 20)); do
 	fi
 done
 is "$kills" 2 "the indexer was killed twice in the middle of the backfill"
-n=0; until [ "$(checkpoint)" -ge "$to" ] 2>/dev/null || [ $n -ge 300 ]; do n=$((n + 1)); sleep 0.1; done
+n=0; until [ "$(checkpoint)" -ge "$to" ] 2>/dev/null || [ $n -ge 900 ]; do n=$((n + 1)); sleep 0.1; done
 is "$(checkpoint)" "$to" "it resumed and reached the last block"
 
 is "$(sql "SELECT COUNT(*) FROM routed_boons")" 20000 "exactly 20,000 rows"

@@ -13,7 +13,7 @@ chain_stack discovery 32
 node "$top/t/tools/catalog-fixture.mjs" "$fport" 40 > "$WAYMARK_VAR/fixture.out" &
 fixture_pid=$!
 trap 'kill $fixture_pid 2>/dev/null; "$top/tools/stack" stop >/dev/null 2>&1' EXIT
-n=0; until grep -q ready "$WAYMARK_VAR/fixture.out" || [ $n -ge 50 ]; do n=$((n + 1)); sleep 0.1; done
+n=0; until grep -q ready "$WAYMARK_VAR/fixture.out" || [ $n -ge 200 ]; do n=$((n + 1)); sleep 0.1; done
 WAYMARK_CONFIG=$WAYMARK_VAR/waymark.conf "$WAYMARK_BUILD/waymark" catalog-sync >/dev/null
 ok $? "the catalog fixture is synced"
 
@@ -102,6 +102,6 @@ get "/api/v1/x402/discovery?q=weather"
 is "$status" 503 "database stopped: 503"
 is "$(jq -r .error <<<"$body")" database_unavailable "an error, never an empty success"
 "$top/tools/stack" db-start
-n=0; until get "/api/v1/x402/discovery?q=weather" && [ "$status" = 200 ] || [ $n -ge 50 ]; do n=$((n + 1)); sleep 0.1; done
+n=0; until get "/api/v1/x402/discovery?q=weather" && [ "$status" = 200 ] || [ $n -ge 200 ]; do n=$((n + 1)); sleep 0.1; done
 is "$status" 200 "and answers again when the database is back"
 done_testing

@@ -20,7 +20,7 @@ fixture() { # fixture COUNT: (re)start the fixture with COUNT good items
 	[ -n "$fixture_pid" ] && kill "$fixture_pid" 2>/dev/null && wait "$fixture_pid" 2>/dev/null
 	node "$top/t/tools/catalog-fixture.mjs" "$fport" "$1" > "$WAYMARK_VAR/fixture.out" &
 	fixture_pid=$!
-	local n=0; until grep -q ready "$WAYMARK_VAR/fixture.out" || [ $n -ge 50 ]; do n=$((n + 1)); sleep 0.1; done
+	local n=0; until grep -q ready "$WAYMARK_VAR/fixture.out" || [ $n -ge 200 ]; do n=$((n + 1)); sleep 0.1; done
 }
 sync() { WAYMARK_CONFIG=$WAYMARK_VAR/waymark.conf "$WAYMARK_BUILD/waymark" catalog-sync 2>&1; }
 get() { status=$(curl -s -o "$WAYMARK_VAR/body" -w '%{http_code}' "$URL$1"); body=$(cat "$WAYMARK_VAR/body"); }

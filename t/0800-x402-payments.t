@@ -154,8 +154,8 @@ is "$(jq -r '.body.route.routeId' <<<"$res")" "$ROUTE_1" "detail: routeId"
 is "$(jq -c '.body.route.recognition | [.routedBoonCount, .distinctTipperWalletCount, .endpointGratuityUsdc, .networkGratuityUsdc, .totalRecognitionUsdc, .boonBurned]' <<<"$res")" \
 	'[4,2,"760000","5000","765000","400000000000000000000000"]' "detail: recognition totals"
 is "$(jq -c '.body.route.reviewSummary' <<<"$res")" \
-	'{"count":0,"boonBackedCount":0,"receiptVerifiedCount":0,"selfReportedCount":0,"distinctReviewerWalletCount":0,"latestReviewAt":null,"indexComplete":false}' \
-	"detail: review summary (reviews not indexed yet)"
+	'{"count":0,"boonBackedCount":0,"receiptVerifiedCount":0,"selfReportedCount":0,"distinctReviewerWalletCount":0,"latestReviewAt":null,"indexComplete":true}' \
+	"detail: review summary (no reviews; the index is complete)"
 is "$(jq -c '.body.route.receiptAuthority' <<<"$res")" '{"status":"not_observed","signer":null,"payTo":null}' "detail: receiptAuthority"
 is "$(jq -r '.body.recognitionsUrl' <<<"$res")" "$URL$REC1" "detail: recognitionsUrl"
 is "$(balance $PAYER),$(balance $PAYTO)" "980000,20000" "detail: one more 10000 moved"

@@ -1,11 +1,12 @@
 // The real x402 paying client (@x402/fetch wrapFetchWithPayment with
 // @x402/evm's ExactEvmScheme) against one URL, for the stack tests.
 //
-// Usage: node t/tools/pay.mjs --key 0xKEY --url URL [--signature-out FILE]
+// Usage: node t/tools/pay.mjs --key 0xKEY --url URL [--signature-out FILE] [--body FILE]
 // Prints one JSON line: {status, body (parsed when JSON), paymentResponse
 // (the decoded PAYMENT-RESPONSE header, or null)}. With --signature-out, the
 // PAYMENT-SIGNATURE header the client sent is written to FILE (so a test can
-// present it again). Exits 0 whenever a response came back.
+// present it again). With --body, the request is a POST of FILE's contents
+// as application/json. Exits 0 whenever a response came back.
 import fs from 'node:fs';
 import { privateKeyToAccount } from 'viem/accounts';
 import { x402Client } from '@x402/core/client';
@@ -30,7 +31,10 @@ const recording = async (input, init) => {
 async function main() {
   const client = new x402Client().register('eip155:*', new ExactEvmScheme(privateKeyToAccount(opt.key)));
   const pay = wrapFetchWithPayment(recording, client);
-  const res = await pay(opt.url, { method: 'GET' });
+  const init = opt.body
+    ? { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: fs.readFileSync(opt.body, 'utf8') }
+    : { method: 'GET' };
+  const res = await pay(opt.url, init);
   const text = await res.text();
   let body = text;
   try { body = JSON.parse(text); } catch { /* not JSON */ }

@@ -1,9 +1,10 @@
-/* Review text rules, the publication window, and the V1 object and digest. */
+/* Review text rules, the publication window, and the V1 and V3 objects and digests. */
 #include <string.h>
 
 #include "hex.h"
 #include "json.h"
 #include "review.h"
+#include "sig.h"
 #include "tap.h"
 #include "banned.h"
 
@@ -34,6 +35,60 @@ static const struct text_case texts[] = {
 	{ "bad\xffutf8", 0, "invalid UTF-8" },
 	{ "lone\xed\xa0\x80surrogate", 0, "UTF-8 surrogate" },
 };
+
+/* V3: the viem vector of t/vectors/eip712-boon.json (X402SelfReportedReview). */
+static void
+v3_cases(void)
+{
+	static const char *const head = "{\"version\":\"3\",\"policyVersion\":\"boon.x402-review-policy/v3\","
+	    "\"routeId\":\"0xe93032e57fafbea0f07da4a8cf9aff93d7c63835c1caba6f6d5958572ec34f73\",";
+	static const struct { const char *rest; const char *field; } bad[] = {
+		{ "\"reviewer\":\"0x0000000000000000000000000000000000000000\",\"reviewText\":\"x\",\"createdAt\":1}", "review.reviewer" },
+		{ "\"reviewer\":\"0xf39fd6e51aad88f6f4ce6ab8827279cfffb9226\",\"reviewText\":\"x\",\"createdAt\":1}", "review.reviewer" },
+		{ "\"reviewer\":\"0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266\",\"reviewText\":\"a\\nb\",\"createdAt\":1}", "review.reviewText" },
+		{ "\"reviewer\":\"0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266\",\"reviewText\":\"x\",\"createdAt\":0}", "review.createdAt" },
+		{ "\"reviewer\":\"0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266\",\"reviewText\":\"x\"}", "review.createdAt" },
+		{ "\"reviewer\":\"0xf39fd6e51aad88f6f4ce6ab8827279cfffb92266\",\"reviewText\":\"x\",\"createdAt\":1,\"recognitionTxHash\":\"0x\"}", "review.recognitionTxHash" },
+	};
+	const char *good = "{\"version\":\"3\",\"policyVersion\":\"boon.x402-review-policy/v3\","
+	    "\"routeId\":\"0xe93032e57fafbea0f07da4a8cf9aff93d7c63835c1caba6f6d5958572ec34f73\","
+	    "\"reviewer\":\"0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\","
+	    "\"reviewText\":\"Tr\\u00e8s bien: caf\\u00e9, \\u6771\\u4eac and emoji \\ud83d\\ude80 all hash as UTF-8.\","
+	    "\"createdAt\":1767225600}";
+	const char *sighex = "0xe145cade853826a22f18eb6fb4dcb088ffd0199c4ea5bd2ab674965b51598c0676c997958348b3bbbbffad29422d24a4e3c83415c5c4915fe4c19f1141744ad51b";
+	char why[256], field[64], hexd[67], js[512];
+	struct review_v3 v;
+	struct addr companion, signer;
+	struct json_error je;
+	struct sig sg;
+	json_object *o = NULL;
+	uint8_t d[32];
+
+	addr_parse("0xb7f990Ef5C59a6A50Fb226f0687D3FB43cF1Cd66", 42, &companion);
+	if (!ok(json_parse_strict(good, strlen(good), NULL, &o, &je) == 0, "V3 vector body parses"))
+		return;
+	ok(review_v3_parse(o, &v, field, sizeof(field), why, sizeof(why)) == 0 && v.created_at == 1767225600,
+	    "V3 object parses (%s)", why);
+	ok(review_v3_digest(&v, 8453, &companion, d) == 0 &&
+	    strcmp(hex_encode(d, 32, hexd), "0x448149a13e8f7ae73eca5260a9853247da4f28f3612eeb1354e13af505fe2a7a") == 0,
+	    "the V3 digest equals viem's (got %s)", hexd);
+	ok(sig_init() == 0 && sig_parse_hex(sighex, strlen(sighex), &sg) == SIG_OK &&
+	    sig_recover(d, &sg, &signer) == SIG_OK && addr_eq(&signer, &v.reviewer),
+	    "viem's signature recovers to the reviewer");
+	json_object_put(o);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		snprintf(js, sizeof(js), "%s%s", head, bad[i].rest);
+		o = NULL;
+		json_parse_strict(js, strlen(js), NULL, &o, &je);
+		ok(review_v3_parse(o, &v, field, sizeof(field), why, sizeof(why)) < 0 &&
+		    strcmp(field, bad[i].field) == 0, "V3 refused, naming %s (got %s: %s)", bad[i].field, field, why);
+		json_object_put(o);
+	}
+	o = json_object_new_object();
+	json_object_object_add(o, "version", json_object_new_int(3));
+	ok(review_v3_parse(o, &v, field, sizeof(field), why, sizeof(why)) < 0, "V3 refuses a partial object");
+	json_object_put(o);
+}
 
 int
 main(void)
@@ -97,5 +152,6 @@ main(void)
 			json_object_put(o);
 		}
 	}
+	v3_cases();
 	return done_testing();
 }
