@@ -95,6 +95,45 @@ review_record(MYSQL_ROW row)
 	return o;
 }
 
+enum db_rc
+review_summary(struct db *db, const struct config *cfg, const char *rid, json_object **out)
+{
+	char q[1024], ch[ADDR_LEN * 2 + 3];
+	MYSQL_RES *res = NULL;
+	MYSQL_ROW row = NULL;
+	json_object *o;
+	enum db_rc rc;
+
+	hex_encode(cfg->companion_address.b, ADDR_LEN, ch);
+	snprintf(q, sizeof(q), "SELECT COUNT(*), COALESCE(SUM(lane = 'boon_backed'), 0), "
+	    "COALESCE(SUM(lane = 'receipt_verified'), 0), COALESCE(SUM(lane = 'self_reported'), 0), "
+	    "COUNT(DISTINCT reviewer), DATE_FORMAT(MAX(published_at), '%%Y-%%m-%%dT%%H:%%i:%%sZ'), "
+	    "EXISTS(SELECT 1 FROM indexer_checkpoints WHERE chain_id = %" PRIu64 " AND contract = X'%s') "
+	    "FROM reviews WHERE chain_id = %" PRIu64 " AND route_id = X'%s'",
+	    cfg->chain_id, ch + 2, cfg->chain_id, rid);
+	if ((rc = db_query(db, q, &res)) != DB_OK)
+		return rc;
+	if (res)
+		row = mysql_fetch_row(res);
+	o = json_object_new_object();
+	json_object_object_add(o, "count", json_object_new_int64(row ? strtoll(row[0], NULL, 10) : 0));
+	json_object_object_add(o, "boonBackedCount",
+	    json_object_new_int64(row && row[1] ? strtoll(row[1], NULL, 10) : 0));
+	json_object_object_add(o, "receiptVerifiedCount",
+	    json_object_new_int64(row && row[2] ? strtoll(row[2], NULL, 10) : 0));
+	json_object_object_add(o, "selfReportedCount",
+	    json_object_new_int64(row && row[3] ? strtoll(row[3], NULL, 10) : 0));
+	json_object_object_add(o, "distinctReviewerWalletCount",
+	    json_object_new_int64(row && row[4] ? strtoll(row[4], NULL, 10) : 0));
+	json_object_object_add(o, "latestReviewAt", row && row[5] ? json_object_new_string(row[5]) : NULL);
+	json_object_object_add(o, "indexComplete", json_object_new_boolean(row && row[6] &&
+	    strcmp(row[6], "1") == 0));
+	if (res)
+		mysql_free_result(res);
+	*out = o;
+	return DB_OK;
+}
+
 /* The record of the review for (tx, log) into *out; DB_OK with *out NULL when absent. */
 static enum db_rc
 load_by_recognition(struct req *r, const char *tx, uint64_t log_index, json_object **out,
@@ -220,29 +259,18 @@ h_site_route_reviews_get(struct req *r, struct resp *w)
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
 	json_object *o, *sum, *arr, *pg;
-	long long total = 0, counts[3] = { 0, 0, 0 }, reviewers = 0;
-	const char *latest = NULL;
-	char latest_buf[32] = "";
+	long long total = 0;
 
 	hex_encode(rv->b32, 32, rid);
-	snprintf(q, sizeof(q), "SELECT COUNT(*), SUM(lane = 'boon_backed'), SUM(lane = 'receipt_verified'), "
-	    "SUM(lane = 'self_reported'), COUNT(DISTINCT reviewer), DATE_FORMAT(MAX(published_at), "
-	    "'%%Y-%%m-%%dT%%H:%%i:%%sZ') FROM reviews WHERE chain_id = %" PRIu64 " AND route_id = X'%s'",
-	    r->cfg->chain_id, rid + 2);
-	if (db_query(r->db, q, &res) != DB_OK)
+	if (review_summary(r->db, r->cfg, rid + 2, &sum) != DB_OK)
 		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
-	if (res && (row = mysql_fetch_row(res)) != NULL) {
-		total = row[0] ? strtoll(row[0], NULL, 10) : 0;
-		for (int i = 0; i < 3; i++)
-			counts[i] = row[1 + i] ? strtoll(row[1 + i], NULL, 10) : 0;
-		reviewers = row[4] ? strtoll(row[4], NULL, 10) : 0;
-		if (row[5]) {
-			snprintf(latest_buf, sizeof(latest_buf), "%s", row[5]);
-			latest = latest_buf;
-		}
+	pool_defer(&r->pool, json_release, sum);
+	{
+		json_object *c = NULL;
+
+		json_object_object_get_ex(sum, "count", &c);
+		total = c ? json_object_get_int64(c) : 0;
 	}
-	if (res)
-		mysql_free_result(res);
 	res = NULL;
 	snprintf(q, sizeof(q), "SELECT " REVIEW_COLUMNS " FROM " REVIEW_FROM " WHERE r.chain_id = %"
 	    PRIu64 " AND r.route_id = X'%s' ORDER BY r.published_at DESC, r.id DESC LIMIT %" PRIu64
@@ -253,14 +281,7 @@ h_site_route_reviews_get(struct req *r, struct resp *w)
 	pool_defer(&r->pool, json_release, o);
 	json_object_object_add(o, "version", json_object_new_string("1"));
 	json_object_object_add(o, "routeId", json_object_new_string(rid));
-	sum = json_object_new_object();
-	json_object_object_add(sum, "count", json_object_new_int64(total));
-	json_object_object_add(sum, "boonBackedCount", json_object_new_int64(counts[0]));
-	json_object_object_add(sum, "receiptVerifiedCount", json_object_new_int64(counts[1]));
-	json_object_object_add(sum, "selfReportedCount", json_object_new_int64(counts[2]));
-	json_object_object_add(sum, "distinctReviewerWalletCount", json_object_new_int64(reviewers));
-	json_object_object_add(sum, "latestReviewAt", latest ? json_object_new_string(latest) : NULL);
-	json_object_object_add(o, "reviewSummary", sum);
+	json_object_object_add(o, "reviewSummary", json_object_get(sum));
 	arr = json_object_new_array();
 	while (res && (row = mysql_fetch_row(res)) != NULL)
 		json_object_array_add(arr, review_record(row));

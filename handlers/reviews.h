@@ -8,6 +8,9 @@
 #include <json-c/json.h>
 #include <mysql.h>
 
+#include "config.h"
+#include "db.h"
+
 /* Columns review_record reads, FROM reviews r LEFT JOIN the recognition b.
  * A printf format fragment: its % signs are doubled. */
 #define REVIEW_COLUMNS \
@@ -18,6 +21,13 @@
 #define REVIEW_FROM \
 	"reviews r LEFT JOIN routed_boons b ON b.chain_id = r.chain_id AND " \
 	"b.tx_hash = r.recognition_tx_hash AND b.log_index = r.recognition_log_index"
+
+/*
+ * The review summary of a route (rid: 64 lowercase hex digits): lane
+ * counts, distinct reviewers, latest review, and whether the recognition
+ * index exists. DB_OK and *out (the caller puts it).
+ */
+enum db_rc review_summary(struct db *db, const struct config *cfg, const char *rid, json_object **out);
 
 /* The public record of one review row selected with REVIEW_COLUMNS. */
 json_object *review_record(MYSQL_ROW row);

@@ -308,50 +308,6 @@ recognition_new(struct db *db, const struct config *cfg, const char *rid, json_o
 	return DB_OK;
 }
 
-/*
- * reviewSummary{} of a route (rid: 64 lowercase hex digits) from the
- * reviews table into *out; indexComplete once the indexer has a
- * checkpoint for the configured chain and companion.
- */
-static enum db_rc
-review_summary_new(struct db *db, const struct config *cfg, const char *rid, json_object **out)
-{
-	char q[1024], ch[ADDR_LEN * 2 + 3];
-	MYSQL_RES *res = NULL;
-	MYSQL_ROW row = NULL;
-	json_object *o;
-	enum db_rc rc;
-
-	hex_encode(cfg->companion_address.b, ADDR_LEN, ch);
-	snprintf(q, sizeof(q), "SELECT COUNT(*), COALESCE(SUM(lane = 'boon_backed'), 0), "
-	    "COALESCE(SUM(lane = 'receipt_verified'), 0), COALESCE(SUM(lane = 'self_reported'), 0), "
-	    "COUNT(DISTINCT reviewer), DATE_FORMAT(MAX(published_at), '%%Y-%%m-%%dT%%H:%%i:%%sZ'), "
-	    "EXISTS(SELECT 1 FROM indexer_checkpoints WHERE chain_id = %" PRIu64 " AND contract = X'%s') "
-	    "FROM reviews WHERE chain_id = %" PRIu64 " AND route_id = X'%s'",
-	    cfg->chain_id, ch + 2, cfg->chain_id, rid);
-	if ((rc = db_query(db, q, &res)) != DB_OK)
-		return rc;
-	if (res)
-		row = mysql_fetch_row(res);
-	o = json_object_new_object();
-	json_object_object_add(o, "count", json_object_new_int64(row ? strtoll(row[0], NULL, 10) : 0));
-	json_object_object_add(o, "boonBackedCount",
-	    json_object_new_int64(row && row[1] ? strtoll(row[1], NULL, 10) : 0));
-	json_object_object_add(o, "receiptVerifiedCount",
-	    json_object_new_int64(row && row[2] ? strtoll(row[2], NULL, 10) : 0));
-	json_object_object_add(o, "selfReportedCount",
-	    json_object_new_int64(row && row[3] ? strtoll(row[3], NULL, 10) : 0));
-	json_object_object_add(o, "distinctReviewerWalletCount",
-	    json_object_new_int64(row && row[4] ? strtoll(row[4], NULL, 10) : 0));
-	json_object_object_add(o, "latestReviewAt", row && row[5] ? json_object_new_string(row[5]) : NULL);
-	json_object_object_add(o, "indexComplete", json_object_new_boolean(row && row[6] &&
-	    strcmp(row[6], "1") == 0));
-	if (res)
-		mysql_free_result(res);
-	*out = o;
-	return DB_OK;
-}
-
 static json_object *
 receipt_authority_new(void)
 {
@@ -381,7 +337,7 @@ h_route_get(struct req *r, struct resp *w)
 		    "No routed recognition or route context is known for this routeId.");
 	if ((rc = recognition_new(r->db, cfg, rh + 2, &rec)) != DB_OK)
 		return db_fail(w, rc);
-	if ((rc = review_summary_new(r->db, cfg, rh + 2, &sum)) != DB_OK) {
+	if ((rc = review_summary(r->db, cfg, rh + 2, &sum)) != DB_OK) {
 		json_object_put(rec);
 		return db_fail(w, rc);
 	}
@@ -436,7 +392,7 @@ h_route_reviews_get(struct req *r, struct resp *w)
 	if (!known)
 		return resp_fail(w, ERR_NOT_FOUND, "routeId",
 		    "No routed recognition or route context is known for this routeId.");
-	if ((rc = review_summary_new(r->db, cfg, rh + 2, &sum)) != DB_OK)
+	if ((rc = review_summary(r->db, cfg, rh + 2, &sum)) != DB_OK)
 		return db_fail(w, rc);
 	snprintf(q, sizeof(q), "SELECT " REVIEW_COLUMNS " FROM " REVIEW_FROM " WHERE r.chain_id = %"
 	    PRIu64 " AND r.route_id = X'%s' ORDER BY r.published_at DESC, r.id DESC LIMIT %" PRIu64
@@ -719,7 +675,7 @@ route_entry_new(struct db *db, const struct config *cfg, MYSQL_ROW row, json_obj
 
 	if ((rc = recognition_new(db, cfg, row[0], &rec)) != DB_OK)
 		return rc;
-	if ((rc = review_summary_new(db, cfg, row[0], &sum)) != DB_OK) {
+	if ((rc = review_summary(db, cfg, row[0], &sum)) != DB_OK) {
 		json_object_put(rec);
 		return rc;
 	}
