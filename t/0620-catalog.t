@@ -16,16 +16,17 @@ cleanup() { [ -n "$fixture_pid" ] && kill "$fixture_pid" 2>/dev/null; "$top/tool
 trap cleanup EXIT
 "$top/tools/stack" start >/dev/null
 sql() { mariadb --defaults-file="$WAYMARK_VAR/my.cnf" -uroot -N -B waymark -e "$1"; }
-fixture() { # fixture COUNT: (re)start the fixture with COUNT good items
+fixture() { # fixture COUNT PORT: (re)start the fixture with COUNT good items on PORT
 	[ -n "$fixture_pid" ] && kill "$fixture_pid" 2>/dev/null && wait "$fixture_pid" 2>/dev/null
-	node "$top/t/tools/catalog-fixture.mjs" "$fport" "$1" > "$WAYMARK_VAR/fixture.out" &
+	export WAYMARK_CATALOG_URL=http://127.0.0.1:$2
+	node "$top/t/tools/catalog-fixture.mjs" "$2" "$1" > "$WAYMARK_VAR/fixture.out" 2>"$WAYMARK_VAR/fixture.err" &
 	fixture_pid=$!
 	local n=0; until grep -q ready "$WAYMARK_VAR/fixture.out" || [ $n -ge 200 ]; do n=$((n + 1)); sleep 0.1; done
 }
 sync() { WAYMARK_CONFIG=$WAYMARK_VAR/waymark.conf "$WAYMARK_BUILD/waymark" catalog-sync 2>&1; }
 get() { status=$(curl -s -o "$WAYMARK_VAR/body" -w '%{http_code}' "$URL$1"); body=$(cat "$WAYMARK_VAR/body"); }
 
-fixture 250
+fixture 250 "$fport"
 out=$(sync); ok $? "catalog-sync succeeds"
 is "$out" "catalog: 3 pages, 258 items seen, 251 stored, 7 rejected" "3 pages; the 7 unusable items refused"
 is "$(sql "SELECT COUNT(*) FROM catalog_resources")" 251 "251 listings stored"
@@ -69,8 +70,9 @@ for bad in "limit=0" "limit=51" "offset=-1" "q=$(printf 'a%.0s' $(seq 401))" "so
 	is "$(jq -r .error <<<"$body")" "$(case $bad in sort*) echo unknown_field ;; *) echo invalid_field ;; esac)" "with the JSON error"
 done
 
-# A smaller listing replaces the old one; a failing source keeps it.
-fixture 10
+# A smaller listing replaces the old one (served on a port of its own, so a
+# slow release of the first port cannot matter); a failing source keeps it.
+fixture 10 $((WAYMARK_TEST_PORT_BASE + 34))
 out=$(sync); ok $? "re-sync succeeds"
 is "$(sql "SELECT COUNT(*) FROM catalog_resources")" 11 "listings the source dropped are removed"
 kill "$fixture_pid"; wait "$fixture_pid" 2>/dev/null; fixture_pid=
