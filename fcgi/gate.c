@@ -1,3 +1,4 @@
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
@@ -131,17 +132,51 @@ json_release(void *o)
 	json_object_put(o);
 }
 
+/*
+ * A body error on a JSON-RPC row: HTTP 400 with a JSON-RPC error object
+ * (id null), the service's error code in error.data. Returns e.
+ */
+__attribute__((format(printf, 4, 5)))
+static enum err
+jsonrpc_fail(struct resp *w, enum err e, int code, const char *fmt, ...)
+{
+	json_object *o = json_object_new_object(), *er = json_object_new_object(), *d;
+	char msg[512];
+	va_list ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	json_object_object_add(o, "jsonrpc", json_object_new_string("2.0"));
+	json_object_object_add(o, "id", NULL);
+	json_object_object_add(er, "code", json_object_new_int(code));
+	json_object_object_add(er, "message", json_object_new_string(msg));
+	d = json_object_new_object();
+	json_object_object_add(d, "error", json_object_new_string(err_info(e)->code));
+	json_object_object_add(er, "data", d);
+	json_object_object_add(o, "error", er);
+	if (resp_json(w, 400, o) < 0)
+		resp_fail(w, e, NULL, "%s", msg);
+	json_object_put(o);
+	return e;
+}
+
 static enum err
 parse_body(const struct endpoint *ep, struct req *r, struct resp *w)
 {
+	bool rpc = (ep->flags & EP_JSONRPC) != 0;
 	struct json_limits lim = json_limits_default;
 	struct json_error je;
 	json_object *o = NULL;
 
 	lim.max_length = ep->body_max;
 	if (r->body_len == 0)
-		return resp_fail(w, ERR_INVALID_JSON, NULL, "The request body is empty; send a JSON object.");
+		return rpc ? jsonrpc_fail(w, ERR_INVALID_JSON, -32700, "Parse error: the request body is empty.")
+		    : resp_fail(w, ERR_INVALID_JSON, NULL, "The request body is empty; send a JSON object.");
 	if (json_parse_strict((const char *)r->body, r->body_len, &lim, &o, &je) < 0) {
+		if (rpc)
+			return jsonrpc_fail(w, je.code == JSON_E_DUPLICATE ? ERR_DUPLICATE_KEY : ERR_INVALID_JSON,
+			    -32700, "Parse error: %s at byte %zu.", je.msg, je.offset);
 		if (je.code == JSON_E_DUPLICATE)
 			return resp_fail(w, ERR_DUPLICATE_KEY, je.name[0] ? je.name : NULL,
 			    "The JSON body repeats the member name %s (at byte %zu).", je.name,
@@ -150,7 +185,8 @@ parse_body(const struct endpoint *ep, struct req *r, struct resp *w)
 		    je.msg, je.offset);
 	}
 	if (o == NULL)
-		return resp_fail(w, ERR_INVALID_JSON, NULL, "The JSON body must be an object, not null.");
+		return rpc ? jsonrpc_fail(w, ERR_INVALID_JSON, -32600, "Invalid Request: the body is null.")
+		    : resp_fail(w, ERR_INVALID_JSON, NULL, "The JSON body must be an object, not null.");
 	pool_defer(&r->pool, json_release, o);
 	r->json = o;
 	return ERR_NONE;

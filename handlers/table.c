@@ -166,7 +166,7 @@ const struct endpoint endpoints[] = {
 	    .body_max = 16 * 1024, .flags = EP_STRICT, .fields = review_prepare_fields,
 	    .summary = "fixed technical review draft from caller-supplied facts; never published" },
 	{ .id = "mcp", .method = HM_POST, .pattern = "/mcp", .handler = h_mcp_post,
-	    .auth = AUTH_NONE, .body = BODY_JSON, .body_max = 64 * 1024, .flags = EP_DB,
+	    .auth = AUTH_NONE, .body = BODY_JSON, .body_max = 64 * 1024, .flags = EP_DB | EP_JSONRPC,
 	    .summary = "read-only MCP tools (JSON-RPC over Streamable HTTP); GET and DELETE answer 405" },
 	{ .id = "x402.route_contexts", .method = HM_POST, .pattern = "/api/v1/x402/route-contexts",
 	    .handler = h_route_contexts_post, .auth = AUTH_NONE, .body = BODY_JSON,

@@ -40,6 +40,8 @@ enum body_kind {
 #define EP_DB         0x1u /* needs the database: 503 when it is unreachable */
 #define EP_STRICT     0x2u /* body members outside `fields` are rejected */
 #define EP_NO_STORE   0x4u /* Cache-Control: private, no-store */
+#define EP_JSONRPC    0x10u /* a JSON-RPC endpoint: body parse errors are JSON-RPC error
+                             * objects (-32700, -32600), not the REST error body */
 #define EP_PAY_RESUME 0x8u /* AUTH_PAID: a payment settled earlier for this same resource
                             * may be shown again; the handler sees r->pay.settled_earlier
                             * and serves only what that payment already bought (fcgi/pay.h) */

@@ -135,11 +135,16 @@ req POST $MCP -H 'Content-Type: application/json' --data-binary \
 is "$status/$(jqr 'length')/$(jqr '[.[].id] | join(",")')" 200/2/1,2 \
 	"a batch under 2025-03-26 (no header): one answer per request"
 
-# Bodies the gatekeeper refuses before JSON-RPC: the service's error body.
+# Bodies the gatekeeper refuses before the handler: JSON-RPC error objects
+# (this row is flagged EP_JSONRPC), the service's code in error.data.
 req POST $MCP "${rpc[@]}" --data-binary '{"jsonrpc":"2.0","id":1,'
-check_error 400 invalid_json "malformed JSON"
+is "$status/$(jqr .jsonrpc)/$(jqr .id)/$(jqr .error.code)/$(jqr .error.data.error)" "400/2.0/null/-32700/invalid_json" \
+	"malformed JSON: HTTP 400 with a JSON-RPC parse error"
+like "$(jqr .error.message)" '^Parse error: ' "with a message naming the problem"
 req POST $MCP "${rpc[@]}" --data-binary '{"jsonrpc":"2.0","id":1,"id":2,"method":"ping"}'
-check_error 400 duplicate_key "duplicate member names"
+is "$status/$(jqr .error.code)/$(jqr .error.data.error)" "400/-32700/duplicate_key" "duplicate member names: a JSON-RPC parse error"
+req POST $MCP "${rpc[@]}" --data-binary 'null'
+is "$status/$(jqr .error.code)" "400/-32600" "a null body: JSON-RPC invalid request"
 req POST $MCP -H 'Content-Type: text/plain' --data-binary '{"jsonrpc":"2.0","id":1,"method":"ping"}'
 check_error 415 unsupported_media_type "text/plain"
 big=$(printf '{"jsonrpc":"2.0","id":1,"method":"ping","params":{"pad":"%*s"}}' 65600 '')
