@@ -4,8 +4,8 @@
 #include <strings.h>
 
 #include "gate.h"
-#include "hex.h"
 #include "json.h"
+#include "url.h"
 #include "pay.h"
 #include "banned.h"
 
@@ -19,36 +19,13 @@ struct qparam {
 	bool used;
 };
 
-/* Decode one query component ('+' is a space); -1 on a bad escape. */
+/* Decode one query component ('+' is a space) into the pool; NULL on a bad escape. */
 static char *
 query_decode(struct pool *p, const char *s, size_t n, size_t *outlen)
 {
 	char *out = pool_alloc(p, n + 1);
-	size_t j = 0;
 
-	if (out == NULL)
-		return NULL;
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] == '+') {
-			out[j++] = ' ';
-		} else if (s[i] == '%') {
-			int hi, lo;
-
-			if (i + 2 >= n)
-				return NULL;
-			hi = hex_digit((unsigned char)s[i + 1]);
-			lo = hex_digit((unsigned char)s[i + 2]);
-			if (hi < 0 || lo < 0 || (hi | lo) == 0)
-				return NULL;
-			out[j++] = (char)(hi << 4 | lo);
-			i += 2;
-		} else {
-			out[j++] = s[i];
-		}
-	}
-	out[j] = '\0';
-	*outlen = j;
-	return out;
+	return out && url_pct_decode(s, n, true, out, outlen) == 0 ? out : NULL;
 }
 
 /* Split the query string; 400 on bad escapes, repeats and excess. */

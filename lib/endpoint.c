@@ -2,7 +2,7 @@
 #include <string.h>
 
 #include "endpoint.h"
-#include "hex.h"
+#include "url.h"
 #include "banned.h"
 
 /* Length of the segment starting at s (up to '/' or end). */
@@ -14,33 +14,6 @@ seg_len(const char *s)
 	while (s[n] && s[n] != '/')
 		n++;
 	return n;
-}
-
-/* Percent-decode s[0..n) into out; -1 on an invalid escape or "%00". */
-static int
-pct_decode(const char *s, size_t n, char *out, size_t *outlen)
-{
-	size_t j = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		if (s[i] == '%') {
-			int hi, lo;
-
-			if (i + 2 >= n)
-				return -1;
-			hi = hex_digit((unsigned char)s[i + 1]);
-			lo = hex_digit((unsigned char)s[i + 2]);
-			if (hi < 0 || lo < 0 || (hi == 0 && lo == 0))
-				return -1;
-			out[j++] = (char)(hi << 4 | lo);
-			i += 2;
-		} else {
-			out[j++] = s[i];
-		}
-	}
-	out[j] = '\0';
-	*outlen = j;
-	return 0;
 }
 
 /*
@@ -72,7 +45,7 @@ match(const char *pat, const char *path, struct pool *pool, struct path_param *p
 				if (np >= REQ_MAX_PARAMS)
 					return false;
 				dec = pool_alloc(pool, sl + 1);
-				if (dec == NULL || pct_decode(path, sl, dec, &dl) < 0)
+				if (dec == NULL || url_pct_decode(path, sl, false, dec, &dl) < 0)
 					return false;
 				params[np].name = pool_strndup(pool, pat + 1, pl - 2);
 				params[np].value = dec;
@@ -84,7 +57,7 @@ match(const char *pat, const char *path, struct pool *pool, struct path_param *p
 				char tmp[2048];
 				size_t dl;
 
-				if (sl >= sizeof(tmp) || pct_decode(path, sl, tmp, &dl) < 0)
+				if (sl >= sizeof(tmp) || url_pct_decode(path, sl, false, tmp, &dl) < 0)
 					return false;
 			}
 		} else if (pl != sl || memcmp(pat, path, pl) != 0) {

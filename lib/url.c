@@ -735,3 +735,29 @@ url_check_public(const char *s, size_t len, unsigned flags, struct url *out)
 		return URL_NOT_EXACT;
 	return URL_OK;
 }
+
+int
+url_pct_decode(const char *s, size_t n, bool plus_is_space, char *out, size_t *outlen)
+{
+	size_t j = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] == '%') {
+			int hi, lo;
+
+			if (i + 2 >= n)
+				return -1;
+			hi = hex_digit((unsigned char)s[i + 1]);
+			lo = hex_digit((unsigned char)s[i + 2]);
+			if (hi < 0 || lo < 0 || (hi | lo) == 0)
+				return -1;
+			out[j++] = (char)(hi << 4 | lo);
+			i += 2;
+		} else {
+			out[j++] = plus_is_space && s[i] == '+' ? ' ' : s[i];
+		}
+	}
+	out[j] = '\0';
+	*outlen = j;
+	return 0;
+}

@@ -132,4 +132,12 @@ enum url_err url_check_public(const char *s, size_t len, unsigned flags, struct 
 /* One short English sentence for e; never NULL, static storage. */
 const char *url_strerror(enum url_err e);
 
+/*
+ * Strictly percent-decode s[0..n) into out (room for n + 1 bytes; the
+ * result is NUL-terminated) for request paths and queries; with
+ * plus_is_space, '+' decodes to a space (query components). Returns 0, or
+ * -1 on a truncated or non-hex escape and on "%00" (NUL is never let in).
+ */
+int url_pct_decode(const char *s, size_t n, bool plus_is_space, char *out, size_t *outlen);
+
 #endif
