@@ -39,6 +39,27 @@ on_data(char *p, size_t size, size_t n, void *ud)
 	return buf_add(b, p, size * n) < 0 ? 0 : size * n;
 }
 
+struct rpc *
+rpc_shared(const char *url, long timeout_ms)
+{
+	static struct rpc node;
+	static bool ready;
+
+	if (url == NULL || url[0] == '\0')
+		return NULL;
+	if (ready && strcmp(node.url, url) == 0 && node.timeout_ms == timeout_ms)
+		return &node;
+	if (ready)
+		rpc_release(&node);
+	ready = false;
+	if (rpc_init(&node, url, timeout_ms) < 0) {
+		rpc_release(&node);
+		return NULL;
+	}
+	ready = true;
+	return &node;
+}
+
 /* POST body, parse the reply into *reply (caller puts). */
 static enum rpc_rc
 post(struct rpc *r, const char *body, json_object **reply)

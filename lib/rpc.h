@@ -40,6 +40,13 @@ int rpc_init(struct rpc *r, const char *url, long timeout_ms);
 void rpc_release(struct rpc *r);
 
 /*
+ * The process's own connection to url (workers are single-threaded), made
+ * on first use and remade when url or timeout_ms change; NULL when url is
+ * empty or curl cannot be set up. Never freed by the caller.
+ */
+struct rpc *rpc_shared(const char *url, long timeout_ms);
+
+/*
  * Call method with params (a JSON array as text, e.g. "[\"latest\",false]").
  * *result gets the "result" member (caller puts it; may be JSON null, which
  * json-c represents as NULL).
