@@ -5,6 +5,7 @@
 
 #include "catalog.h"
 #include "decimal.h"
+#include "receipt.h"
 #include "route.h"
 #include "url.h"
 #include "utf8.h"
@@ -127,6 +128,42 @@ catalog_page(json_object *page, json_object **items, long long *total)
 	return 0;
 }
 
+/* Strings equal, both present. */
+static bool
+same(const char *a, const char *b)
+{
+	return a && b && strcmp(a, b) == 0;
+}
+
+/* The signer of the first signed offer matching the challenge acc. */
+static void
+match_offer(json_object *item, json_object *acc, struct catalog_item *out)
+{
+	json_object *offers = get(get(get(get(item, "extensions"), "offer-receipt"), "info"), "offers");
+	struct receipt_offer of;
+	char field[64], why[160];
+	const char *amt = str(acc, "amount");
+	size_t n;
+
+	if (!json_object_is_type(offers, json_type_array))
+		return;
+	if (amt == NULL)
+		amt = str(acc, "maxAmountRequired");
+	n = json_object_array_length(offers);
+	for (size_t i = 0; i < n && i < CATALOG_OFFERS_MAX; i++) {
+		if (receipt_offer_parse(json_object_array_get_idx(offers, i), &of, field, sizeof(field),
+		    why, sizeof(why)) < 0)
+			continue;
+		if (same(of.resource_url, out->url) && same(of.network, out->network) &&
+		    same(of.scheme, str(acc, "scheme")) && same(of.asset, str(acc, "asset")) &&
+		    same(of.pay_to, str(acc, "payTo")) && same(of.amount, amt)) {
+			out->has_offer_signer = true;
+			out->offer_signer = of.signer;
+			return;
+		}
+	}
+}
+
 int
 catalog_item_parse(json_object *item, struct catalog_item *out, char *why, size_t cap)
 {
@@ -197,6 +234,8 @@ catalog_item_parse(json_object *item, struct catalog_item *out, char *why, size_
 		    sizeof(out->price_usdc)) != DECIMAL_OK)
 			out->price_usdc[0] = '\0';
 	}
+	if (acc)
+		match_offer(item, acc, out);
 	{
 		json_object *v = get(item, "x402Version");
 

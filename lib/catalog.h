@@ -21,8 +21,11 @@
 
 #include <json-c/json.h>
 
+#include "addr.h"
+
 #define CATALOG_DESCRIPTION_MAX 1000   /* characters */
 #define CATALOG_SERVICE_MAX 160        /* characters */
+#define CATALOG_OFFERS_MAX 8           /* signed offers looked at per item */
 
 struct catalog_item {
 	char url[2049];
@@ -34,6 +37,8 @@ struct catalog_item {
 	char network[65];
 	char asset[65];
 	char pay_to[65];
+	bool has_offer_signer;         /* a signed x402 offer matched the challenge */
+	struct addr offer_signer;
 	char amount[80];               /* atomic units as listed, "" when none */
 	char price_usdc[100];          /* display USDC, "" unless the asset is USDC */
 	int x402_version;
@@ -41,7 +46,11 @@ struct catalog_item {
 };
 
 /*
- * Parse one listing item. Returns 0, or -1 with a reason in why[cap] when
+ * Parse one listing item. When the item carries the offer-receipt
+ * extension (extensions["offer-receipt"].info.offers[]), the first eip712
+ * offer that matches the chosen challenge (same resource URL, network,
+ * scheme, asset, payTo and amount, as x402's own helpers match them) and
+ * whose signature recovers gives offer_signer. Returns 0, or -1 with a reason in why[cap] when
  * the item is not a usable http resource (wrong type, URL refused by the
  * public policy, malformed).
  */

@@ -180,6 +180,25 @@ db_query_u64(struct db *d, const char *sql, uint64_t *out, bool *found)
 	return DB_OK;
 }
 
+enum db_rc
+db_query_pair(struct db *d, const char *sql, char *a, char *b, size_t cap)
+{
+	MYSQL_RES *res;
+	MYSQL_ROW row;
+	enum db_rc rc = db_query(d, sql, &res);
+
+	a[0] = b[0] = '\0';
+	if (rc != DB_OK)
+		return rc;
+	if (res && mysql_num_fields(res) >= 2 && (row = mysql_fetch_row(res)) != NULL) {
+		snprintf(a, cap, "%s", row[0] ? row[0] : "");
+		snprintf(b, cap, "%s", row[1] ? row[1] : "");
+	}
+	if (res)
+		mysql_free_result(res);
+	return DB_OK;
+}
+
 int
 db_escape(struct db *d, const char *s, size_t len, char *out, size_t cap)
 {

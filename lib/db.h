@@ -56,6 +56,12 @@ enum db_rc db_query(struct db *d, const char *sql, MYSQL_RES **res);
 /* First column of the first row as an unsigned integer (0 when NULL). */
 enum db_rc db_query_u64(struct db *d, const char *sql, uint64_t *out, bool *found);
 
+/*
+ * The first two columns of the first row as text into a[cap] and b[cap]
+ * (truncated; "" for NULL, and both "" when there is no row).
+ */
+enum db_rc db_query_pair(struct db *d, const char *sql, char *a, char *b, size_t cap);
+
 /* Escape s[0..len) for use inside single quotes, into out[cap]; 0 or -1. */
 int db_escape(struct db *d, const char *s, size_t len, char *out, size_t cap);
 

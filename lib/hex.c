@@ -92,3 +92,16 @@ hex_encode(const uint8_t *in, size_t len, char *out)
 	out[2 + 2 * len] = '\0';
 	return out;
 }
+
+char *
+hex_digits(const uint8_t *in, size_t len, char *out)
+{
+	static const char digits[] = "0123456789abcdef";
+
+	for (size_t i = 0; i < len; i++) {
+		out[2 * i] = digits[in[i] >> 4];
+		out[2 * i + 1] = digits[in[i] & 15];
+	}
+	out[2 * len] = '\0';
+	return out;
+}

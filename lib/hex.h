@@ -35,4 +35,7 @@ bool hex_is_lower_prefixed(const char *s, size_t slen, size_t ndigits);
  */
 char *hex_encode(const uint8_t *in, size_t len, char *out);
 
+/* The same digits without "0x": out must hold 2*len + 1 bytes. Returns out. */
+char *hex_digits(const uint8_t *in, size_t len, char *out);
+
 #endif

@@ -105,55 +105,6 @@ get_int(json_object *o, const char *key, long long min, uint64_t *out, char *fie
 	return 0;
 }
 
-int
-review_v1_parse(json_object *o, struct review_v1 *out, char *field, size_t fcap, char *why,
-    size_t cap)
-{
-	static const char *const keys[] = { "version", "routeId", "recognitionTxHash",
-		"recognitionLogIndex", "reviewText", "createdAt", NULL };
-	const char *bad = NULL;
-	json_object *v = NULL;
-
-	memset(out, 0, sizeof(*out));
-	switch (json_check_keys(o, NULL, keys, &bad)) {
-	case JSON_KEYS_OK:
-		break;
-	case JSON_KEYS_NOT_OBJECT:
-		snprintf(field, fcap, "review");
-		snprintf(why, cap, "review must be a JSON object");
-		return -1;
-	case JSON_KEYS_UNKNOWN:
-		snprintf(field, fcap, "review.%s", bad);
-		snprintf(why, cap, "review has an undeclared field %s", bad);
-		return -1;
-	default:
-		snprintf(field, fcap, "review.%s", bad ? bad : "?");
-		snprintf(why, cap, "review lacks the field %s", bad ? bad : "?");
-		return -1;
-	}
-	json_object_object_get_ex(o, "version", &v);
-	if (!(json_object_is_type(v, json_type_string) && strcmp(json_object_get_string(v), "1") == 0) &&
-	    !(json_object_is_type(v, json_type_int) && json_object_get_int64(v) == 1)) {
-		snprintf(field, fcap, "review.version");
-		snprintf(why, cap, "version must be \"1\" for a boon_backed review");
-		return -1;
-	}
-	if (get_b32(o, "routeId", out->route_id, field, fcap, why, cap) < 0 ||
-	    get_b32(o, "recognitionTxHash", out->tx_hash, field, fcap, why, cap) < 0 ||
-	    get_int(o, "recognitionLogIndex", 0, &out->log_index, field, fcap, why, cap) < 0 ||
-	    get_int(o, "createdAt", 1, &out->created_at, field, fcap, why, cap) < 0)
-		return -1;
-	json_object_object_get_ex(o, "reviewText", &v);
-	snprintf(field, fcap, "review.reviewText");
-	if (!json_object_is_type(v, json_type_string)) {
-		snprintf(why, cap, "reviewText must be a string");
-		return -1;
-	}
-	out->text = json_object_get_string(v);
-	out->text_len = (size_t)json_object_get_string_len(v);
-	return review_text_check(out->text, out->text_len, why, cap);
-}
-
 /* The key set of o against keys (all required); 0 or -1 naming the field. */
 static int
 check_keys(json_object *o, const char *const *keys, char *field, size_t fcap, char *why, size_t cap)
@@ -178,6 +129,107 @@ check_keys(json_object *o, const char *const *keys, char *field, size_t fcap, ch
 	}
 }
 
+/* The string member key must equal want; 0, or -1 saying what (e.g. "for a self_reported review"). */
+static int
+get_const(json_object *o, const char *key, const char *want, const char *what, char *field,
+    size_t fcap, char *why, size_t cap)
+{
+	json_object *v = NULL;
+
+	json_object_object_get_ex(o, key, &v);
+	if (json_object_is_type(v, json_type_string) && strcmp(json_object_get_string(v), want) == 0)
+		return 0;
+	snprintf(field, fcap, "review.%s", key);
+	snprintf(why, cap, "%s must be the string \"%s\"%s%s", key, want, *what ? " " : "", what);
+	return -1;
+}
+
+/* reviewText into *text / *len, checked by the text rules; 0 or -1. */
+static int
+get_text(json_object *o, const char **text, size_t *len, char *field, size_t fcap, char *why,
+    size_t cap)
+{
+	json_object *v = NULL;
+
+	json_object_object_get_ex(o, "reviewText", &v);
+	snprintf(field, fcap, "review.reviewText");
+	if (!json_object_is_type(v, json_type_string)) {
+		snprintf(why, cap, "reviewText must be a string");
+		return -1;
+	}
+	*text = json_object_get_string(v);
+	*len = (size_t)json_object_get_string_len(v);
+	return review_text_check(*text, *len, why, cap);
+}
+
+int
+review_v1_parse(json_object *o, struct review_v1 *out, char *field, size_t fcap, char *why,
+    size_t cap)
+{
+	static const char *const keys[] = { "version", "routeId", "recognitionTxHash",
+		"recognitionLogIndex", "reviewText", "createdAt", NULL };
+	json_object *v = NULL;
+
+	memset(out, 0, sizeof(*out));
+	if (check_keys(o, keys, field, fcap, why, cap) < 0)
+		return -1;
+	json_object_object_get_ex(o, "version", &v);
+	if (!(json_object_is_type(v, json_type_string) && strcmp(json_object_get_string(v), "1") == 0) &&
+	    !(json_object_is_type(v, json_type_int) && json_object_get_int64(v) == 1)) {
+		snprintf(field, fcap, "review.version");
+		snprintf(why, cap, "version must be \"1\" for a boon_backed review");
+		return -1;
+	}
+	if (get_b32(o, "routeId", out->route_id, field, fcap, why, cap) < 0 ||
+	    get_b32(o, "recognitionTxHash", out->tx_hash, field, fcap, why, cap) < 0 ||
+	    get_int(o, "recognitionLogIndex", 0, &out->log_index, field, fcap, why, cap) < 0 ||
+	    get_int(o, "createdAt", 1, &out->created_at, field, fcap, why, cap) < 0)
+		return -1;
+	return get_text(o, &out->text, &out->text_len, field, fcap, why, cap);
+}
+
+
+int
+review_v2_parse(json_object *o, struct review_v2 *out, char *field, size_t fcap, char *why,
+    size_t cap)
+{
+	static const char *const keys[] = { "version", "policyVersion", "routeId", "receiptDigest",
+		"reviewText", "createdAt", NULL };
+
+	memset(out, 0, sizeof(*out));
+	if (check_keys(o, keys, field, fcap, why, cap) < 0)
+		return -1;
+	if (get_const(o, "version", "2", "for a receipt_verified review", field, fcap, why, cap) < 0 ||
+	    get_const(o, "policyVersion", REVIEW_V2_POLICY, "", field, fcap, why, cap) < 0)
+		return -1;
+	if (get_b32(o, "routeId", out->route_id, field, fcap, why, cap) < 0 ||
+	    get_b32(o, "receiptDigest", out->receipt_digest, field, fcap, why, cap) < 0 ||
+	    get_int(o, "createdAt", 1, &out->created_at, field, fcap, why, cap) < 0)
+		return -1;
+	return get_text(o, &out->text, &out->text_len, field, fcap, why, cap);
+}
+
+int
+review_v2_digest(const struct review_v2 *r, uint64_t chain_id, const struct addr *companion,
+    uint8_t out[32])
+{
+	struct typed_domain d = { .chain_id = chain_id, .verifying_contract = companion };
+	json_object *m = json_object_new_object();
+	char h1[67], h2[67], num[32], err[160];
+	int rc;
+
+	json_object_object_add(m, "policyVersion", json_object_new_string(REVIEW_V2_POLICY));
+	json_object_object_add(m, "routeId", json_object_new_string(hex_encode(r->route_id, 32, h1)));
+	json_object_object_add(m, "receiptDigest", json_object_new_string(hex_encode(r->receipt_digest,
+	    32, h2)));
+	json_object_object_add(m, "reviewText", json_object_new_string_len(r->text, (int)r->text_len));
+	snprintf(num, sizeof(num), "%" PRIu64, r->created_at);
+	json_object_object_add(m, "createdAt", json_object_new_string(num));
+	rc = typed_digest(TYPED_X402_RECEIPT_REVIEW, &d, m, out, err, sizeof(err));
+	json_object_put(m);
+	return rc;
+}
+
 int
 review_v3_parse(json_object *o, struct review_v3 *out, char *field, size_t fcap, char *why,
     size_t cap)
@@ -190,19 +242,9 @@ review_v3_parse(json_object *o, struct review_v3 *out, char *field, size_t fcap,
 	memset(out, 0, sizeof(*out));
 	if (check_keys(o, keys, field, fcap, why, cap) < 0)
 		return -1;
-	json_object_object_get_ex(o, "version", &v);
-	if (!json_object_is_type(v, json_type_string) || strcmp(json_object_get_string(v), "3") != 0) {
-		snprintf(field, fcap, "review.version");
-		snprintf(why, cap, "version must be the string \"3\" for a self_reported review");
+	if (get_const(o, "version", "3", "for a self_reported review", field, fcap, why, cap) < 0 ||
+	    get_const(o, "policyVersion", REVIEW_V3_POLICY, "", field, fcap, why, cap) < 0)
 		return -1;
-	}
-	json_object_object_get_ex(o, "policyVersion", &v);
-	if (!json_object_is_type(v, json_type_string) ||
-	    strcmp(json_object_get_string(v), REVIEW_V3_POLICY) != 0) {
-		snprintf(field, fcap, "review.policyVersion");
-		snprintf(why, cap, "policyVersion must be \"%s\"", REVIEW_V3_POLICY);
-		return -1;
-	}
 	if (get_b32(o, "routeId", out->route_id, field, fcap, why, cap) < 0 ||
 	    get_int(o, "createdAt", 1, &out->created_at, field, fcap, why, cap) < 0)
 		return -1;
@@ -213,15 +255,7 @@ review_v3_parse(json_object *o, struct review_v3 *out, char *field, size_t fcap,
 		snprintf(why, cap, "reviewer must be a nonzero 0x address (lowercase or EIP-55)");
 		return -1;
 	}
-	json_object_object_get_ex(o, "reviewText", &v);
-	snprintf(field, fcap, "review.reviewText");
-	if (!json_object_is_type(v, json_type_string)) {
-		snprintf(why, cap, "reviewText must be a string");
-		return -1;
-	}
-	out->text = json_object_get_string(v);
-	out->text_len = (size_t)json_object_get_string_len(v);
-	return review_text_check(out->text, out->text_len, why, cap);
+	return get_text(o, &out->text, &out->text_len, field, fcap, why, cap);
 }
 
 int

@@ -39,6 +39,17 @@ struct review_v3 {
 	uint64_t created_at;
 };
 
+struct review_v2 {
+	uint8_t route_id[32];
+	uint8_t receipt_digest[32];
+	const char *text;             /* borrowed from the JSON object */
+	size_t text_len;
+	uint64_t created_at;
+};
+
+/* The V2 policy version, "boon.x402-review-policy/v2". */
+#define REVIEW_V2_POLICY BRAND_LOWER ".x402-review-policy/v2"
+
 /* The V3 policy version, "boon.x402-review-policy/v3". */
 #define REVIEW_V3_POLICY BRAND_LOWER ".x402-review-policy/v3"
 
@@ -63,6 +74,18 @@ int review_v1_parse(json_object *o, struct review_v1 *out, char *field, size_t f
 
 /* EIP-712 X402Review digest, domain "Boon X402 Review" v1 (chain, companion). */
 int review_v1_digest(const struct review_v1 *r, uint64_t chain_id, const struct addr *companion,
+    uint8_t out[32]);
+
+/*
+ * Parse the V2 review object: exactly {version "2", policyVersion
+ * REVIEW_V2_POLICY, routeId and receiptDigest (lowercase nonzero bytes32),
+ * reviewText (the text rules), createdAt (a safe integer >= 1)}.
+ */
+int review_v2_parse(json_object *o, struct review_v2 *out, char *field, size_t fcap, char *why,
+    size_t cap);
+
+/* EIP-712 X402ReceiptReview digest, domain "Boon X402 Review" v2 (chain, companion). */
+int review_v2_digest(const struct review_v2 *r, uint64_t chain_id, const struct addr *companion,
     uint8_t out[32]);
 
 /*

@@ -1,8 +1,12 @@
 // A Bazaar-compatible discovery API for the tests: GET /discovery/resources
 // ?type=http&limit=&offset= pages through a deterministic listing of v1- and
 // v2-shaped items, including items the sync must refuse or clean.
-// Usage: node catalog-fixture.mjs PORT COUNT   (COUNT good items; prints "ready")
+// Usage: node catalog-fixture.mjs PORT COUNT [offers]   (COUNT good items; prints "ready")
+// With "offers", item 0's challenge also carries a signed x402 offer (the
+// offer-receipt extension, EIP-712, signed with Anvil account #0) matching
+// its accepts entry, as a resource server with receipts would list it.
 import http from 'node:http';
+import { privateKeyToAccount } from 'viem/accounts';
 
 const port = Number(process.argv[2]);
 const count = Number(process.argv[3] ?? 250);
@@ -35,6 +39,18 @@ for (let i = 0; i < count; i++) {
       lastUpdated: 1761955200,
     });
   }
+}
+if (process.argv[4] === 'offers') {
+  const a = items[0].accepts[0];
+  const payload = { version: 1, resourceUrl: items[0].resource, scheme: a.scheme, network: a.network,
+    asset: a.asset, payTo: a.payTo, amount: a.amount, validUntil: 0 };
+  const signature = await privateKeyToAccount('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80')
+    .signTypedData({ domain: { name: 'x402 offer', version: '1', chainId: 1 }, primaryType: 'Offer',
+      types: { Offer: [{ name: 'version', type: 'uint256' }, { name: 'resourceUrl', type: 'string' },
+        { name: 'scheme', type: 'string' }, { name: 'network', type: 'string' }, { name: 'asset', type: 'string' },
+        { name: 'payTo', type: 'string' }, { name: 'amount', type: 'string' }, { name: 'validUntil', type: 'uint256' }] },
+      message: { ...payload, version: 1n, validUntil: 0n } });
+  items[0].extensions['offer-receipt'] = { info: { offers: [{ format: 'eip712', acceptIndex: 0, payload, signature }] } };
 }
 // Items the sync must refuse.
 items.push({ resource: 'http://plain.example.com/x', type: 'http', x402Version: 2, description: 'not https' });
