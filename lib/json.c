@@ -18,6 +18,7 @@
 #include <json-c/json.h>
 #include <json-c/json_object_iterator.h>
 
+#include "buf.h"
 #include "json.h"
 #include "utf8.h"
 #include "banned.h"
@@ -790,4 +791,169 @@ json_check_keys(json_object *obj, const char *const allowed[], const char *const
 		}
 	}
 	return JSON_KEYS_OK;
+}
+
+/* The first UTF-16 code unit of code point cp. */
+static uint32_t
+utf16_lead(uint32_t cp)
+{
+	return cp < 0x10000 ? cp : 0xd800 + ((cp - 0x10000) >> 10);
+}
+
+/*
+ * Compare two member names as sequences of UTF-16 code units. Names that
+ * are not valid UTF-8 compare as bytes (json_canonical refuses them when it
+ * writes them).
+ */
+static int
+name_cmp_utf16(const void *a, const void *b)
+{
+	const unsigned char *x = *(const unsigned char *const *)a, *y = *(const unsigned char *const *)b;
+	size_t xl = strlen((const char *)x), yl = strlen((const char *)y);
+
+	while (xl > 0 && yl > 0) {
+		uint32_t cx, cy;
+		int nx = utf8_decode(x, xl, &cx), ny = utf8_decode(y, yl, &cy);
+
+		if (nx < 0 || ny < 0)
+			return strcmp((const char *)x, (const char *)y);
+		if (cx != cy) {
+			uint32_t ux = utf16_lead(cx), uy = utf16_lead(cy);
+
+			/* Same lead unit: both are supplementary, and the trail units
+			 * order as the code points do. */
+			if (ux != uy)
+				return ux < uy ? -1 : 1;
+			return cx < cy ? -1 : 1;
+		}
+		x += nx;
+		xl -= (size_t)nx;
+		y += ny;
+		yl -= (size_t)ny;
+	}
+	return (xl > 0) - (yl > 0);
+}
+
+/* A JSON string in the canonical form; 0 or -1 (invalid UTF-8, full). */
+static int
+canonical_string(const char *s, size_t len, struct buf *out)
+{
+	static const char hexd[] = "0123456789abcdef";
+	size_t i = 0;
+
+	if (buf_addc(out, '"') < 0)
+		return -1;
+	while (i < len) {
+		unsigned char c = (unsigned char)s[i];
+		uint32_t cp;
+		int n;
+
+		if (c >= 0x80) {
+			if ((n = utf8_decode((const unsigned char *)s + i, len - i, &cp)) < 0)
+				return -1;
+			if (buf_add(out, s + i, (size_t)n) < 0)
+				return -1;
+			i += (size_t)n;
+			continue;
+		}
+		switch (c) {
+		case '"': buf_adds(out, "\\\""); break;
+		case '\\': buf_adds(out, "\\\\"); break;
+		case '\b': buf_adds(out, "\\b"); break;
+		case '\t': buf_adds(out, "\\t"); break;
+		case '\n': buf_adds(out, "\\n"); break;
+		case '\f': buf_adds(out, "\\f"); break;
+		case '\r': buf_adds(out, "\\r"); break;
+		default:
+			if (c < 0x20) {
+				char e[7] = { '\\', 'u', '0', '0', hexd[c >> 4], hexd[c & 15], '\0' };
+
+				buf_adds(out, e);
+			} else {
+				buf_addc(out, (char)c);
+			}
+		}
+		i++;
+	}
+	buf_addc(out, '"');
+	return out->full ? -1 : 0;
+}
+
+#define CANONICAL_INT_MAX 9007199254740991LL /* 2^53 - 1 */
+
+static int
+canonical_value(json_object *o, struct buf *out, size_t depth)
+{
+	switch (json_object_get_type(o)) {
+	case json_type_null:
+		return buf_adds(out, "null");
+	case json_type_boolean:
+		return buf_adds(out, json_object_get_boolean(o) ? "true" : "false");
+	case json_type_int: {
+		int64_t v = json_object_get_int64(o);
+
+		/* A uint64 above INT64_MAX reads back saturated: refused too. */
+		if (v > CANONICAL_INT_MAX || v < -CANONICAL_INT_MAX)
+			return -1;
+		return buf_printf(out, "%lld", (long long)v);
+	}
+	case json_type_double:
+		return -1;
+	case json_type_string:
+		return canonical_string(json_object_get_string(o), (size_t)json_object_get_string_len(o), out);
+	case json_type_array: {
+		size_t n = json_object_array_length(o);
+
+		if (depth >= JSON_DEPTH_CEILING || buf_addc(out, '[') < 0)
+			return -1;
+		for (size_t i = 0; i < n; i++)
+			if ((i > 0 && buf_addc(out, ',') < 0) ||
+			    canonical_value(json_object_array_get_idx(o, i), out, depth + 1) < 0)
+				return -1;
+		return buf_addc(out, ']');
+	}
+	case json_type_object: {
+		size_t n = (size_t)json_object_object_length(o), k = 0;
+		const char **names;
+		int rc = 0;
+
+		if (depth >= JSON_DEPTH_CEILING)
+			return -1;
+		if ((names = calloc(n + 1, sizeof(*names))) == NULL)
+			return -1;
+		json_object_object_foreach(o, key, val) {
+			(void)val;
+			if (k < n)
+				names[k++] = key;
+		}
+		qsort(names, k, sizeof(*names), name_cmp_utf16);
+		rc = buf_addc(out, '{');
+		for (size_t i = 0; rc == 0 && i < k; i++) {
+			json_object *v = NULL;
+
+			json_object_object_get_ex(o, names[i], &v);
+			if ((i > 0 && buf_addc(out, ',') < 0) ||
+			    canonical_string(names[i], strlen(names[i]), out) < 0 ||
+			    buf_addc(out, ':') < 0 || canonical_value(v, out, depth + 1) < 0)
+				rc = -1;
+		}
+		free(names);
+		return rc == 0 ? buf_addc(out, '}') : -1;
+	}
+	}
+	return -1;
+}
+
+int
+json_canonical(json_object *obj, struct buf *out)
+{
+	if (canonical_value(obj, out, 0) < 0 || out->full)
+		return -1;
+	return 0;
+}
+
+void
+json_release(void *obj)
+{
+	json_object_put(obj);
 }

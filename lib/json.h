@@ -43,6 +43,8 @@
 
 #include <json-c/json.h>
 
+struct buf;
+
 /* Error kinds of json_parse_strict. */
 enum json_err {
 	JSON_OK = 0,
@@ -130,6 +132,9 @@ const char *json_strerror(enum json_err code);
  */
 const char *json_dump(json_object *obj, size_t *len);
 
+/* json_object_put as a void * callback (for pool_defer). */
+void json_release(void *obj);
+
 /* Result kinds of json_check_keys. */
 enum json_keys {
 	JSON_KEYS_OK = 0,
@@ -150,5 +155,21 @@ enum json_keys {
  */
 enum json_keys json_check_keys(json_object *obj, const char *const allowed[], const char *const required[],
     const char **bad_key);
+
+/*
+ * Canonical serialization (RFC 8785 JCS restricted to integers), appended
+ * to out: no whitespace; object members sorted by their names compared as
+ * UTF-16 code unit sequences (what JavaScript's default sort does); strings
+ * written as JSON.stringify writes them: " and \ escaped, U+0008, U+0009,
+ * U+000A, U+000C, U+000D as \b \t \n \f \r, every other U+0000..U+001F
+ * as \u00xx (lowercase hex), everything else as its literal UTF-8 (no
+ * \/); integers in plain decimal, within +-(2^53 - 1) so that JavaScript
+ * reads them exactly; true, false, null. Doubles are refused (the form
+ * would need ECMAScript number formatting), and so are invalid UTF-8 in a
+ * string or name, an integer outside that range and nesting deeper than
+ * JSON_DEPTH_CEILING. Returns 0, or -1 on a refusal or when out is full
+ * (out may then hold part of the text).
+ */
+int json_canonical(json_object *obj, struct buf *out);
 
 #endif

@@ -43,7 +43,7 @@ FcgidInitialEnv WAYMARK_CONFIG $conf
 FcgidMaxProcessesPerClass 8
 FcgidMinProcessesPerClass 2
 FcgidMaxRequestsPerProcess 0
-FcgidMaxRequestLen 1048576
+FcgidMaxRequestLen 6291456
 FcgidIOTimeout 60
 <Location />
     SetHandler fcgid-script

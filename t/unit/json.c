@@ -9,6 +9,7 @@
 
 #include <json-c/json.h>
 
+#include "buf.h"
 #include "json.h"
 #include "tap.h"
 #include "banned.h"
@@ -576,6 +577,90 @@ test_check_keys(void)
 	ok(keys("{\"A\":1}", allowed, NULL, &bad) == JSON_KEYS_UNKNOWN, "check_keys: names are case-sensitive");
 }
 
+/* json_canonical: sorted names (UTF-16 order), escapes, integers only, refusals. */
+struct ccase {
+	const char *name;
+	const char *in;      /* parsed strictly */
+	const char *want;    /* canonical text, or NULL when refused */
+};
+
+static const struct ccase canonical_cases[] = {
+	{ "scalars", "[true,false,null,0,-7,9007199254740991,-9007199254740991]",
+	    "[true,false,null,0,-7,9007199254740991,-9007199254740991]" },
+	{ "whitespace removed, names sorted", "{ \"b\" : 1 , \"a\" : [ 2 , { \"d\":3, \"c\":4 } ] }",
+	    "{\"a\":[2,{\"c\":4,\"d\":3}],\"b\":1}" },
+	{ "byte-wise prefix order", "{\"ab\":1,\"a\":2,\"B\":3,\"\":4}", "{\"\":4,\"B\":3,\"a\":2,\"ab\":1}" },
+	/* U+FB01 (EF AC 81) sorts after U+1F600 (a surrogate pair D83D DE00) in UTF-16,
+	 * though its code point is smaller. */
+	{ "UTF-16 order of names", "{\"\\ufb01\":1,\"\\ud83d\\ude00\":2,\"\\u00e9\":3}",
+	    "{\"\xc3\xa9\":3,\"\xf0\x9f\x98\x80\":2,\"\xef\xac\x81\":1}" },
+	{ "string escapes", "\"q\\\" b\\\\ s\\/ \\b\\t\\n\\f\\r \\u0001\\u001f \\u007f \\u2028 \\u00e9\"",
+	    "\"q\\\" b\\\\ s/ \\b\\t\\n\\f\\r \\u0001\\u001f \x7f \xe2\x80\xa8 \xc3\xa9\"" },
+	{ "U+0000 in a value", "\"a\\u0000b\"", "\"a\\u0000b\"" },
+	{ "empty containers", "{\"a\":{},\"b\":[]}", "{\"a\":{},\"b\":[]}" },
+	{ "a double is refused", "{\"a\":1.5}", NULL },
+	{ "an exponent is refused", "[1e2]", NULL },
+	{ "2^53 is refused", "[9007199254740992]", NULL },
+	{ "-2^53 is refused", "[-9007199254740992]", NULL },
+	{ "beyond int64 is refused", "[18446744073709551615]", NULL },
+};
+
+static void
+test_canonical(void)
+{
+	for (size_t i = 0; i < sizeof(canonical_cases) / sizeof(canonical_cases[0]); i++) {
+		const struct ccase *c = &canonical_cases[i];
+		json_object *o = NULL;
+		struct buf b;
+		int rc;
+
+		if (!ok(json_parse_strict(c->in, strlen(c->in), NULL, &o, NULL) == 0,
+		    "canonical %s: input parses", c->name))
+			continue;
+		buf_init(&b, 4096);
+		rc = json_canonical(o, &b);
+		if (c->want)
+			is_str(rc == 0 ? buf_str(&b) : "(refused)", c->want, "canonical %s", c->name);
+		else
+			ok(rc == -1, "canonical %s", c->name);
+		buf_release(&b);
+		json_object_put(o);
+	}
+	{
+		/* Invalid UTF-8 built directly (the parser never makes it), a full buffer. */
+		json_object *o = json_object_new_string_len("a\xff", 2);
+		json_object *big = json_object_new_string("0123456789");
+		struct buf b;
+
+		buf_init(&b, 64);
+		ok(json_canonical(o, &b) == -1, "canonical: invalid UTF-8 in a string is refused");
+		buf_release(&b);
+		buf_init(&b, 8);
+		ok(json_canonical(big, &b) == -1, "canonical: a full buffer is an error");
+		buf_release(&b);
+		json_object_put(o);
+		json_object_put(big);
+	}
+	{
+		/* The same object built in two member orders gives the same text. */
+		json_object *x = NULL, *y = NULL;
+		const char *a = "{\"k\":{\"z\":[1,\"t\"],\"y\":null},\"j\":true}";
+		const char *bb = "{\"j\":true,\"k\":{\"y\":null,\"z\":[1,\"t\"]}}";
+		struct buf b1, b2;
+
+		json_parse_strict(a, strlen(a), NULL, &x, NULL);
+		json_parse_strict(bb, strlen(bb), NULL, &y, NULL);
+		buf_init(&b1, 256);
+		buf_init(&b2, 256);
+		ok(json_canonical(x, &b1) == 0 && json_canonical(y, &b2) == 0 &&
+		    strcmp(buf_str(&b1), buf_str(&b2)) == 0, "canonical: member order does not matter");
+		buf_release(&b1);
+		buf_release(&b2);
+		json_object_put(x);
+		json_object_put(y);
+	}
+}
+
 int
 main(void)
 {
@@ -599,5 +684,6 @@ main(void)
 	test_values();
 	test_errors();
 	test_check_keys();
+	test_canonical();
 	return done_testing();
 }
