@@ -103,11 +103,6 @@ read_body(const struct gate *g, struct req *r, struct resp *w)
 	return ERR_NONE;
 }
 
-static void
-json_release(void *o)
-{
-	json_object_put(o);
-}
 
 /*
  * A body error on a JSON-RPC row: HTTP 400 with a JSON-RPC error object

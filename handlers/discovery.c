@@ -38,6 +38,7 @@
 #include "db.h"
 #include "discovery.h"
 #include "hex.h"
+#include "json.h"
 #include "route.h"
 #include "table.h"
 #include "timefmt.h"
@@ -884,11 +885,6 @@ discovery_snapshot(struct req *r, struct resp *w, const char *q, uint64_t limit,
 	return ERR_NONE;
 }
 
-static void
-json_release(void *o)
-{
-	json_object_put(o);
-}
 
 enum err
 h_discovery_get(struct req *r, struct resp *w)

@@ -8,8 +8,11 @@
  * indexed); published within 24 hours of createdAt; one review per routed
  * recognition (a unique key). 201 published; 200 for the identical
  * signed review again; 409 when a different review holds the slot.
- * Signatures are EOA signatures (65 bytes); contract wallets come with the
- * paid lanes. Publishing makes the signing wallet public.
+ * The signature is 65 bytes; lib/walletsig checks it against the tipper:
+ * an EOA's locally, and when it does not recover to the tipper and the
+ * tipper is a contract wallet, through the configured RPC (ERC-1271); 503
+ * signature_check_unavailable when that RPC cannot answer. Publishing
+ * makes the signing wallet public.
  *
  * GET /api/site/x402/routes/{routeId}/reviews: the free public source that
  * discovery's sourceUrl cites: every lane, newest first, each review
@@ -28,15 +31,22 @@
 #include "json.h"
 #include "review.h"
 #include "reviews.h"
-#include "sig.h"
 #include "table.h"
 #include "timefmt.h"
+#include "walletsig.h"
 #include "banned.h"
 
-static void
-json_release(void *o)
+
+/* A JSON column written by this service, parsed; NULL when absent. */
+static json_object *
+stored_json(const char *s)
 {
-	json_object_put(o);
+	json_object *o = NULL;
+	struct json_error je;
+
+	if (s == NULL || json_parse_strict(s, strlen(s), NULL, &o, &je) < 0)
+		return NULL;
+	return o;
 }
 
 json_object *
@@ -76,7 +86,7 @@ review_record(MYSQL_ROW row)
 	} else {
 		json_object_object_add(o, "recognition", NULL);
 	}
-	json_object_object_add(o, "receipt", NULL);
+	json_object_object_add(o, "receipt", stored_json(row[11]));
 	v = json_object_new_object();
 	json_object_object_add(v, "reviewerSignature", json_object_new_string("valid"));
 	json_object_object_add(v, "reviewerSignatureKind", json_object_new_string(row[6]));
@@ -84,12 +94,17 @@ review_record(MYSQL_ROW row)
 		json_object_object_add(v, "reviewerWasTipper", json_object_new_boolean(1));
 	else
 		json_object_object_add(v, "rankingEligible", json_object_new_boolean(0));
+	if (strcmp(row[0], "receipt_verified") == 0) {
+		json_object_object_add(v, "receiptPayerBinding", json_object_new_string("verified"));
+		json_object_object_add(v, "serviceSignerAuthorization",
+		    json_object_new_string("pinned_at_publication"));
+		json_object_object_add(v, "receiptAuthority", stored_json(row[12]));
+		json_object_object_add(v, "publicationCharge", json_object_new_string("usd_0.01"));
+		json_object_object_add(v, "publicationRail", json_object_new_string("x402"));
+	}
 	if (strcmp(row[0], "self_reported") == 0) {
 		json_object_object_add(v, "publicationCharge", json_object_new_string("usd_0.05"));
 		json_object_object_add(v, "publicationRail", json_object_new_string("x402"));
-		/* EOA only for now; ERC-1271 contract wallets are a later step. */
-		json_object_object_add(v, "contractWalletSignatures",
-		    json_object_new_string("not_accepted_yet"));
 	}
 	json_object_object_add(o, "verification", v);
 	return o;
@@ -152,7 +167,7 @@ load_by_recognition(struct req *r, const char *tx, uint64_t log_index, json_obje
 		return rc;
 	if (res && (row = mysql_fetch_row(res)) != NULL) {
 		*out = review_record(row);
-		snprintf(digest_hex, dcap, "%s", row[11]);
+		snprintf(digest_hex, dcap, "%s", row[REVIEW_NCOLUMNS]);
 	}
 	if (res)
 		mysql_free_result(res);
@@ -164,9 +179,9 @@ h_review_v1_post(struct req *r, struct resp *w)
 {
 	const struct value *rv = req_val(r, "review"), *sv = req_val(r, "signature");
 	struct review_v1 v;
-	struct sig s;
-	struct addr signer, tipper;
-	uint8_t digest[32];
+	struct addr tipper;
+	enum walletsig_kind kind = WALLETSIG_EOA;
+	uint8_t digest[32], raw[65];
 	char field[64], why[256], tx[65], rid[65], dg[65], reviewer[ADDR_TEXT_LEN + 1], q[512], stored[65];
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
@@ -182,12 +197,12 @@ h_review_v1_post(struct req *r, struct resp *w)
 	if (review_window_check(v.created_at, time(NULL), why, sizeof(why)) < 0)
 		return resp_fail(w, ERR_INVALID_FIELD, "review.createdAt", "Invalid review: %s.", why);
 	if (sv->len != 132 || !hex_is_lower_prefixed(sv->text, sv->len, 130) ||
-	    sig_parse_hex(sv->text, sv->len, &s) != SIG_OK)
+	    hex_decode_fixed(sv->text, sv->len, raw, sizeof(raw), true) < 0)
 		return resp_fail(w, ERR_INVALID_FIELD, "signature",
-		    "The signature must be 65 bytes of lowercase hex (r, s, v) with a low s.");
-	if (review_v1_digest(&v, r->cfg->chain_id, &r->cfg->companion_address, digest) < 0 ||
-	    sig_recover(digest, &s, &signer) != SIG_OK)
-		return resp_fail(w, ERR_INVALID_FIELD, "signature", "The signature does not recover a signer.");
+		    "The signature must be 65 bytes of lowercase hex (r, s, v; a low s for a wallet key).");
+	if (review_v1_digest(&v, r->cfg->chain_id, &r->cfg->companion_address, digest) < 0)
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
+	memset(&tipper, 0, sizeof(tipper));
 	memcpy(tx, hex_encode(v.tx_hash, 32, why) + 2, 65);
 	memcpy(rid, hex_encode(v.route_id, 32, why) + 2, 65);
 	memcpy(dg, hex_encode(digest, 32, why) + 2, 65);
@@ -213,8 +228,16 @@ h_review_v1_post(struct req *r, struct resp *w)
 		    why[0] == 'R' ? "The cited routed recognition is on another route." :
 		    "No indexed routed recognition has this transaction hash and log index (it may "
 		    "not be confirmed yet).");
-	if (!addr_eq(&signer, &tipper))
+	switch (walletsig_verify(r->cfg, digest, raw, sizeof(raw), &tipper, &kind)) {
+	case WALLETSIG_VALID:
+		break;
+	case WALLETSIG_UNAVAILABLE:
+		return resp_fail(w, ERR_SIGNATURE_UNAVAILABLE, "signature",
+		    "The signature is not the tipper's key and the chain cannot be asked whether the "
+		    "tipper is a contract wallet that accepts it; retry later.");
+	default:
 		return resp_fail(w, ERR_NOT_THE_TIPPER, "signature", NULL);
+	}
 
 	js = json_dump(rv->object, &jl);
 	buf_init(&ins, 64 * 1024);
@@ -231,9 +254,9 @@ h_review_v1_post(struct req *r, struct resp *w)
 		buf_printf(&ins, "INSERT INTO reviews (chain_id, lane, route_id, reviewer, review_text, "
 		    "created_at, published_at, digest, signature, signature_kind, review_json, "
 		    "recognition_tx_hash, recognition_log_index) VALUES (%" PRIu64 ", 'boon_backed', "
-		    "X'%s', X'%s', '%s', %" PRIu64 ", UTC_TIMESTAMP(6), X'%s', X'%s', 'eoa', '%s', X'%s', %"
-		    PRIu64 ")", r->cfg->chain_id, rid, addr_format_lower(&signer, reviewer) + 2, text,
-		    v.created_at, dg, sg, jesc, tx, v.log_index);
+		    "X'%s', X'%s', '%s', %" PRIu64 ", UTC_TIMESTAMP(6), X'%s', X'%s', '%s', '%s', X'%s', %"
+		    PRIu64 ")", r->cfg->chain_id, rid, addr_format_lower(&tipper, reviewer) + 2, text,
+		    v.created_at, dg, sg, walletsig_kind_column(kind), jesc, tx, v.log_index);
 	}
 	rc = ins.full ? DB_ERROR : db_exec(r->db, buf_str(&ins), false);
 	buf_release(&ins);

@@ -17,7 +17,9 @@
 	"r.lane, LOWER(HEX(r.route_id)), LOWER(HEX(r.reviewer)), r.review_text, r.created_at, " \
 	"DATE_FORMAT(r.published_at, '%%Y-%%m-%%dT%%H:%%i:%%sZ'), r.signature_kind, " \
 	"LOWER(HEX(r.recognition_tx_hash)), r.recognition_log_index, " \
-	"b.endpoint_usdc + b.network_usdc, b.boon_burned"
+	"b.endpoint_usdc + b.network_usdc, b.boon_burned, r.receipt_json, r.authority_json"
+/* How many columns REVIEW_COLUMNS selects. */
+#define REVIEW_NCOLUMNS 13
 #define REVIEW_FROM \
 	"reviews r LEFT JOIN routed_boons b ON b.chain_id = r.chain_id AND " \
 	"b.tx_hash = r.recognition_tx_hash AND b.log_index = r.recognition_log_index"

@@ -4,6 +4,7 @@
  * the route contexts and the reviews:
  *
  *   GET /api/v1/x402/routes?sort=reviewed|recent&context=with|all|raw&limit=1..50&cursor&q
+ *       &origin=https://host&method=GET|POST|...&recognizer=0x..
  *     {version "1", contract, routes [{routeId, method|null,
  *      publicEndpointUrl|null, recognition, reviewSummary, links}],
  *      globalStats {routeCount, routedBoonCount, totalRecognitionUsdc,
@@ -19,7 +20,8 @@
  *        selfReportedCount, distinctReviewerWalletCount, latestReviewAt,
  *        indexComplete},
  *      contexts [], signedPayload {noteJson, offerJson, signature} | null,
- *      receiptAuthority {status "not_observed", signer null, payTo null}},
+ *      receiptAuthority {status available|not_observed, signer, payTo,
+ *      sources} (handlers/authority.h)},
  *      interpretation, recognitionsUrl, reviewsUrl}
  *   GET /api/v1/x402/routes/{routeId}/recognitions?limit=1..100&offset=0..1000
  *     {version "1", contract, routedBoons [record], interpretation,
@@ -39,10 +41,13 @@
  * the others (hash-only), all both. sort=reviewed orders by boon_backed
  * review count, distinct boon_backed reviewers, USDC total, latest
  * recognition block (all descending), then route ID ascending;
- * sort=recent by latest recognition block, then route ID. The cursor
- * carries the sort, the context and the last route's key (keyset paging:
- * a stable dataset gives every route exactly once); the gatekeeper refuses
- * one shown with another sort or context before any payment is asked.
+ * sort=recent by latest recognition block, then route ID. The filters q,
+ * origin, method and recognizer are those of routes.h; the selection
+ * (routes_select) is shared with the graph read (graph.c). The cursor
+ * carries the sort, the context, a tag of the filters and the last
+ * route's key (keyset paging: a stable dataset gives every route exactly
+ * once); the gatekeeper refuses one shown with another sort, context or
+ * filters before any payment is asked.
  *
  * Amounts, block numbers, log indexes and chain timestamps (Unix seconds)
  * are decimal strings, as the Boon client expects; addresses EIP-55,
@@ -55,11 +60,15 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "authority.h"
 #include "buf.h"
 #include "contexts.h"
 #include "hex.h"
+#include "keccak.h"
 #include "reviews.h"
+#include "routes.h"
 #include "table.h"
+#include "url.h"
 #include "banned.h"
 
 #define ROUTE_VERSION "1"
@@ -308,15 +317,15 @@ recognition_new(struct db *db, const struct config *cfg, const char *rid, json_o
 	return DB_OK;
 }
 
+/* The route's receipt authority pins (handlers/authority.h); NULL on a database error. */
 static json_object *
-receipt_authority_new(void)
+receipt_authority_new(struct db *db, const struct config *cfg, const char *rid)
 {
-	json_object *o = json_object_new_object();
+	struct authority a;
 
-	json_object_object_add(o, "status", json_object_new_string("not_observed"));
-	json_object_object_add(o, "signer", NULL);
-	json_object_object_add(o, "payTo", NULL);
-	return o;
+	if (authority_load(db, cfg, rid, &a) != DB_OK)
+		return NULL;
+	return authority_json(&a);
 }
 
 enum err
@@ -326,7 +335,7 @@ h_route_get(struct req *r, struct resp *w)
 	const struct config *cfg = r->cfg;
 	char rh[67], url[CONFIG_STR_MAX + 128];
 	bool known;
-	json_object *o, *route, *rec = NULL, *sum = NULL, *ctx, *first, *sp = NULL;
+	json_object *o, *route, *rec = NULL, *sum = NULL, *ctx, *first, *sp = NULL, *ra;
 	enum db_rc rc;
 
 	hex_encode(rid->b32, 32, rh);
@@ -358,7 +367,11 @@ h_route_get(struct req *r, struct resp *w)
 	json_object_object_add(route, "reviewSummary", sum);
 	json_object_object_add(route, "contexts", ctx);
 	json_object_object_add(route, "signedPayload", sp);
-	json_object_object_add(route, "receiptAuthority", receipt_authority_new());
+	if ((ra = receipt_authority_new(r->db, cfg, rh + 2)) == NULL) {
+		json_object_put(route);
+		return db_fail(w, DB_ERROR);
+	}
+	json_object_object_add(route, "receiptAuthority", ra);
 	o = json_object_new_object();
 	json_object_object_add(o, "version", json_object_new_string(ROUTE_VERSION));
 	json_object_object_add(o, "contract", contract_new(cfg));
@@ -473,22 +486,24 @@ h_reviewer_reviews_get(struct req *r, struct resp *w)
 
 /* ---- the route directory: GET /api/v1/x402/routes ---- */
 
-enum route_sort { SORT_REVIEWED, SORT_RECENT, SORT__MAX };
-enum route_context { CTX_WITH, CTX_ALL, CTX_RAW, CTX__MAX };
-
 const char *const route_sort_names[SORT__MAX + 1] = {
 	[SORT_REVIEWED] = "reviewed", [SORT_RECENT] = "recent", [SORT__MAX] = NULL,
 };
 const char *const route_context_names[CTX__MAX + 1] = {
 	[CTX_WITH] = "with", [CTX_ALL] = "all", [CTX_RAW] = "raw", [CTX__MAX] = NULL,
 };
+const char *const route_method_names[] = {
+	"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", NULL,
+};
 
 /*
- * A cursor: "c1.<sort>.<context>.<bb>.<bbr>.<usdc>.<block>.<route hex>",
- * the sort and context indexes and the sort key of the last route given.
+ * A cursor: "c2.<sort>.<context>.<tag>.<bb>.<bbr>.<usdc>.<block>.<route hex>",
+ * the sort and context indexes, the filter tag (route_filter.tag) and the
+ * sort key of the last route given.
  */
 struct cursor {
 	int sort, ctx;
+	char tag[17];
 	uint64_t bb, bbr, block;
 	char usdc[80];
 	char rid[65];
@@ -525,55 +540,125 @@ cursor_digits(const char *s, size_t max)
 	return true;
 }
 
+/* True when s is exactly n lowercase hex digits. */
+static bool
+cursor_hex(const char *s, size_t n)
+{
+	if (strlen(s) != n)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
+			return false;
+	return true;
+}
+
 /* Parse a cursor; 0 or -1. */
 static int
 cursor_parse(const char *text, struct cursor *c)
 {
-	char t[600], *p = t, *part[8];
+	char t[ROUTES_CURSOR_MAX], *p = t, *part[9];
 
 	if (strlen(text) >= sizeof(t))
 		return -1;
 	snprintf(t, sizeof(t), "%s", text);
-	for (int i = 0; i < 8; i++)
+	for (int i = 0; i < 9; i++)
 		if ((part[i] = cursor_part(&p)) == NULL)
 			return -1;
-	if (p != NULL || strcmp(part[0], "c1") != 0)
+	if (p != NULL || strcmp(part[0], "c2") != 0)
 		return -1;
-	if (!cursor_digits(part[1], 1) || !cursor_digits(part[2], 1) || !cursor_digits(part[3], 19) ||
-	    !cursor_digits(part[4], 19) || !cursor_digits(part[5], 78) || !cursor_digits(part[6], 19))
+	if (!cursor_digits(part[1], 1) || !cursor_digits(part[2], 1) || !cursor_hex(part[3], 16) ||
+	    !cursor_digits(part[4], 19) || !cursor_digits(part[5], 19) || !cursor_digits(part[6], 78) ||
+	    !cursor_digits(part[7], 19) || !cursor_hex(part[8], 64))
 		return -1;
 	c->sort = part[1][0] - '0';
 	c->ctx = part[2][0] - '0';
 	if (c->sort >= SORT__MAX || c->ctx >= CTX__MAX)
 		return -1;
-	c->bb = strtoull(part[3], NULL, 10);
-	c->bbr = strtoull(part[4], NULL, 10);
-	c->block = strtoull(part[6], NULL, 10);
-	snprintf(c->usdc, sizeof(c->usdc), "%s", part[5]);
-	if (strlen(part[7]) != 64)
-		return -1;
-	for (int i = 0; i < 64; i++)
-		if (!((part[7][i] >= '0' && part[7][i] <= '9') || (part[7][i] >= 'a' && part[7][i] <= 'f')))
-			return -1;
-	memcpy(c->rid, part[7], 65);
+	memcpy(c->tag, part[3], 17);
+	c->bb = strtoull(part[4], NULL, 10);
+	c->bbr = strtoull(part[5], NULL, 10);
+	snprintf(c->usdc, sizeof(c->usdc), "%s", part[6]);
+	c->block = strtoull(part[7], NULL, 10);
+	memcpy(c->rid, part[8], 65);
 	return 0;
+}
+
+enum err
+route_filter_from_req(struct req *r, struct resp *w, struct route_filter *f)
+{
+	static struct url u;  /* large; workers are single-threaded */
+	const struct value *qv = req_val(r, "q"), *ov = req_val(r, "origin");
+	const struct value *mv = req_val(r, "method"), *rv = req_val(r, "recognizer");
+	uint8_t h[32];
+	struct keccak_ctx k;
+	char a[ADDR_TEXT_LEN + 1];
+
+	memset(f, 0, sizeof(*f));
+	f->sort = req_val(r, "sort")->choice;
+	f->ctx = req_val(r, "context")->choice;
+	f->q = qv ? qv->text : "";
+	f->qlen = qv ? qv->len : 0;
+	if (ov != NULL) {
+		enum url_err ue = url_parse(ov->text, ov->len, &u);
+
+		if (ue != URL_OK)
+			return resp_fail(w, ERR_INVALID_FIELD, "origin",
+			    "Field origin must be an https origin such as https://api.example.com: %s",
+			    url_strerror(ue));
+		if (strcmp(u.path, "/") != 0 || u.has_query || u.has_fragment ||
+		    (f->origin = pool_strndup(&r->pool, u.origin, u.origin_len)) == NULL)
+			return resp_fail(w, ERR_INVALID_FIELD, "origin",
+			    "Field origin must be an https origin such as https://api.example.com, with "
+			    "no path, query or fragment.");
+	}
+	if (mv != NULL)
+		f->method = route_method_names[mv->choice];
+	if (rv != NULL) {
+		f->has_recognizer = true;
+		f->recognizer = rv->addr;
+	}
+	/* The tag: keccak256 of the four filters, each followed by a NUL. */
+	keccak_init(&k);
+	keccak_update(&k, f->q, f->qlen);
+	keccak_update(&k, "", 1);
+	if (f->origin)
+		keccak_update(&k, f->origin, strlen(f->origin));
+	keccak_update(&k, "", 1);
+	if (f->method)
+		keccak_update(&k, f->method, strlen(f->method));
+	keccak_update(&k, "", 1);
+	if (f->has_recognizer)
+		keccak_update(&k, addr_format_lower(&f->recognizer, a), ADDR_TEXT_LEN);
+	keccak_update(&k, "", 1);
+	keccak_final(&k, h);
+	hex_encode(h, 8, a);
+	memcpy(f->tag, a + 2, 17);
+	return ERR_NONE;
 }
 
 enum err
 h_routes_check(struct req *r, struct resp *w)
 {
 	const struct value *cv = req_val(r, "cursor");
+	struct route_filter f;
 	struct cursor c;
+	enum err e;
 
+	if ((e = route_filter_from_req(r, w, &f)) != ERR_NONE)
+		return e;
 	if (cv == NULL)
 		return ERR_NONE;
 	if (cursor_parse(cv->text, &c) < 0)
 		return resp_fail(w, ERR_INVALID_FIELD, "cursor",
 		    "The cursor is not one this service issued; start again without it.");
-	if (c.sort != req_val(r, "sort")->choice || c.ctx != req_val(r, "context")->choice)
+	if (c.sort != f.sort || c.ctx != f.ctx)
 		return resp_fail(w, ERR_INVALID_FIELD, "cursor",
 		    "The cursor was issued for sort=%s and context=%s; keep them while following it.",
 		    route_sort_names[c.sort], route_context_names[c.ctx]);
+	if (strcmp(c.tag, f.tag) != 0)
+		return resp_fail(w, ERR_INVALID_FIELD, "cursor",
+		    "The cursor was issued for other filters (q, origin, method, recognizer); keep them "
+		    "while following it.");
 	return ERR_NONE;
 }
 
@@ -583,10 +668,10 @@ h_routes_check(struct req *r, struct resp *w)
 
 /* The directory query for one page into b; 0 or -1 (escape failure or full). */
 static int
-routes_query(struct req *r, struct buf *b, int sort, int ctx, const struct cursor *c, uint64_t limit)
+routes_query(struct db *db, uint64_t cid, struct buf *b, const struct route_filter *f,
+    const struct cursor *c, uint64_t limit)
 {
-	const struct value *qv = req_val(r, "q");
-	uint64_t cid = r->cfg->chain_id;
+	int sort = f->sort;
 
 	buf_printf(b, "SELECT LOWER(HEX(d.route_id)), d.bb, d.bbr, d.tu, d.lb, "
 	    "(SELECT c.method FROM route_contexts c WHERE " CTX_NOW " ORDER BY c.published_at DESC LIMIT 1), "
@@ -600,25 +685,44 @@ routes_query(struct req *r, struct buf *b, int sort, int ctx, const struct curso
 	    "LEFT JOIN (SELECT route_id, COUNT(*) bb, COUNT(DISTINCT reviewer) bbr FROM reviews WHERE "
 	    "chain_id = %" PRIu64 " AND lane = 'boon_backed' GROUP BY route_id) v ON v.route_id = u.route_id"
 	    ") d WHERE 1", cid, "d.route_id", cid, "d.route_id", cid, "u.route_id", cid, cid, cid, cid);
-	if (ctx == CTX_WITH)
+	if (f->ctx == CTX_WITH)
 		buf_adds(b, " AND d.hc");
-	else if (ctx == CTX_RAW)
+	else if (f->ctx == CTX_RAW)
 		buf_adds(b, " AND NOT d.hc");
-	if (qv != NULL && qv->len > 0) {
+	if (f->qlen > 0) {
 		char like[2 * 400 * 4 + 8], esc[4 * 400 * 4 + 16];
 		size_t j = 0;
 
-		for (size_t i = 0; i < qv->len && j + 3 < sizeof(like); i++) {
-			if (qv->text[i] == '%' || qv->text[i] == '_' || qv->text[i] == '\\')
+		for (size_t i = 0; i < f->qlen && j + 3 < sizeof(like); i++) {
+			if (f->q[i] == '%' || f->q[i] == '_' || f->q[i] == '\\')
 				like[j++] = '\\';
-			like[j++] = qv->text[i];
+			like[j++] = f->q[i];
 		}
 		like[j] = '\0';
-		if (db_escape(r->db, like, j, esc, sizeof(esc)) < 0)
+		if (db_escape(db, like, j, esc, sizeof(esc)) < 0)
 			return -1;
 		buf_printf(b, " AND EXISTS(SELECT 1 FROM route_contexts c WHERE " CTX_NOW
 		    " AND (LOWER(c.public_endpoint_url) LIKE LOWER('%%%s%%') OR LOWER(c.intent) LIKE "
 		    "LOWER('%%%s%%')))", cid, "d.route_id", esc, esc);
+	}
+	if (f->origin != NULL) {
+		char esc[2 * 2100 + 1];
+		size_t n = strlen(f->origin);
+
+		if (n > 2100 || db_escape(db, f->origin, n, esc, sizeof(esc)) < 0)
+			return -1;
+		buf_printf(b, " AND EXISTS(SELECT 1 FROM route_contexts c WHERE " CTX_NOW
+		    " AND c.origin = '%s')", cid, "d.route_id", esc);
+	}
+	if (f->method != NULL)  /* one of route_method_names: no escaping needed */
+		buf_printf(b, " AND EXISTS(SELECT 1 FROM route_contexts c WHERE " CTX_NOW
+		    " AND c.method = '%s')", cid, "d.route_id", f->method);
+	if (f->has_recognizer) {
+		char a[ADDR_TEXT_LEN + 1];
+
+		buf_printf(b, " AND EXISTS(SELECT 1 FROM routed_boons rb WHERE rb.chain_id = %" PRIu64
+		    " AND rb.route_id = d.route_id AND rb.tipper = X'%s')", cid,
+		    addr_format_lower(&f->recognizer, a) + 2);
 	}
 	if (c != NULL && sort == SORT_REVIEWED)
 		buf_printf(b, " AND (d.bb < %" PRIu64 " OR (d.bb = %" PRIu64 " AND (d.bbr < %" PRIu64
@@ -716,73 +820,85 @@ routes_interpretation_new(int sort)
 	return o;
 }
 
-enum err
-h_routes_get(struct req *r, struct resp *w)
+enum db_rc
+routes_select(struct req *r, const struct route_filter *f, const char *cursor, uint64_t limit,
+    json_object *out_array, bool *more, char next[ROUTES_CURSOR_MAX])
 {
-	const struct value *cv = req_val(r, "cursor");
-	int sort = req_val(r, "sort")->choice, ctx = req_val(r, "context")->choice;
-	uint64_t limit = req_val(r, "limit")->u, n = 0;
-	const struct config *cfg = r->cfg;
 	struct cursor c, *cp = NULL;
 	struct buf q;
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row, last = NULL;
-	json_object *o = NULL, *list = NULL, *gs = NULL, *ent, *pg;
-	char next[600];
-	bool more = false;
+	json_object *ent;
+	uint64_t n = 0;
 	enum db_rc rc = DB_OK;
-	enum err e = ERR_NONE;
 
-	if (cv != NULL) {
-		if (cursor_parse(cv->text, &c) < 0)
-			return resp_fail(w, ERR_INVALID_FIELD, "cursor", "The cursor is not valid.");
+	*more = false;
+	next[0] = '\0';
+	if (cursor != NULL) {
+		if (cursor_parse(cursor, &c) < 0)
+			return DB_ERROR;
 		cp = &c;
 	}
 	buf_init(&q, 16 * 1024);
-	if (routes_query(r, &q, sort, ctx, cp, limit) < 0) {
-		e = resp_fail(w, ERR_INTERNAL, NULL, NULL);
+	if (routes_query(r->db, r->cfg->chain_id, &q, f, cp, limit) < 0) {
+		rc = DB_ERROR;
 		goto out;
 	}
 	if ((rc = db_query(r->db, buf_str(&q), &res)) != DB_OK)
 		goto out;
-	list = json_object_new_array();
 	while (res && (row = mysql_fetch_row(res)) != NULL) {
 		if (n == limit) {
-			more = true;
+			*more = true;
 			break;
 		}
-		if ((rc = route_entry_new(r->db, cfg, row, &ent)) != DB_OK)
+		if ((rc = route_entry_new(r->db, r->cfg, row, &ent)) != DB_OK)
 			goto out;
-		json_object_array_add(list, ent);
+		json_object_array_add(out_array, ent);
 		last = row;
 		n++;
 	}
-	if (more && last != NULL)
-		snprintf(next, sizeof(next), "c1.%d.%d.%s.%s.%s.%s.%s", sort, ctx, last[1], last[2], last[3],
-		    last[4], last[0]);
-	if ((rc = global_stats_new(r->db, cfg, &gs)) != DB_OK)
-		goto out;
+	if (*more && last != NULL)
+		snprintf(next, ROUTES_CURSOR_MAX, "c2.%d.%d.%s.%s.%s.%s.%s.%s", f->sort, f->ctx, f->tag,
+		    last[1], last[2], last[3], last[4], last[0]);
+out:
+	if (res)
+		mysql_free_result(res);
+	buf_release(&q);
+	return rc;
+}
+
+enum err
+h_routes_get(struct req *r, struct resp *w)
+{
+	const struct value *cv = req_val(r, "cursor");
+	uint64_t limit = req_val(r, "limit")->u;
+	const struct config *cfg = r->cfg;
+	struct route_filter f;
+	json_object *o = NULL, *list, *gs = NULL, *pg;
+	char next[ROUTES_CURSOR_MAX];
+	bool more = false;
+	enum db_rc rc;
+	enum err e;
+
+	if ((e = route_filter_from_req(r, w, &f)) != ERR_NONE)
+		return e;
+	list = json_object_new_array();
+	if ((rc = routes_select(r, &f, cv ? cv->text : NULL, limit, list, &more, next)) != DB_OK ||
+	    (rc = global_stats_new(r->db, cfg, &gs)) != DB_OK) {
+		json_object_put(list);
+		return db_fail(w, rc);
+	}
 	o = json_object_new_object();
 	json_object_object_add(o, "version", json_object_new_string(ROUTE_VERSION));
 	json_object_object_add(o, "contract", contract_new(cfg));
 	json_object_object_add(o, "routes", list);
-	list = NULL;
 	json_object_object_add(o, "globalStats", gs);
-	gs = NULL;
 	pg = json_object_new_object();
 	json_object_object_add(pg, "hasMore", json_object_new_boolean(more));
 	json_object_object_add(pg, "nextCursor", more ? json_object_new_string(next) : NULL);
 	json_object_object_add(o, "pagination", pg);
-	json_object_object_add(o, "interpretation", routes_interpretation_new(sort));
+	json_object_object_add(o, "interpretation", routes_interpretation_new(f.sort));
 	resp_json(w, 200, o);
-out:
-	if (rc != DB_OK)
-		e = db_fail(w, rc);
-	if (res)
-		mysql_free_result(res);
-	buf_release(&q);
 	json_object_put(o);
-	json_object_put(list);
-	json_object_put(gs);
-	return e;
+	return ERR_NONE;
 }

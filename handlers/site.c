@@ -14,6 +14,7 @@
 
 #include "buf.h"
 #include "db.h"
+#include "json.h"
 #include "table.h"
 #include "banned.h"
 
@@ -39,11 +40,6 @@ str_or_null(const char *s)
 	return s && *s ? json_object_new_string(s) : NULL;
 }
 
-static void
-json_release(void *o)
-{
-	json_object_put(o);
-}
 
 enum err
 h_site_discover_get(struct req *r, struct resp *w)

@@ -5,6 +5,7 @@
  * Add a row when its feature lands; no row answers with a stub.
  */
 #include "drafts.h"
+#include "reports.h"
 #include "table.h"
 #include "banned.h"
 
@@ -39,10 +40,17 @@ static const struct field review_v1_fields[] = {
 	{ .name = NULL },
 };
 
-/* V3: EOA signatures only for now; the room is for ERC-1271 (about 4096 bytes) later. */
+/* V3: up to 4096 bytes of signature (ERC-1271, EIP-6492); review_v3.c checks the hex. */
 static const struct field review_v3_fields[] = {
 	{ .name = "review", .src = VS_BODY, .type = VT_OBJECT, .required = true },
 	{ .name = "signature", .src = VS_BODY, .type = VT_STRING, .required = true, .max_len = 8200 },
+	{ .name = NULL },
+};
+
+static const struct field review_v2_fields[] = {
+	{ .name = "review", .src = VS_BODY, .type = VT_OBJECT, .required = true },
+	{ .name = "signature", .src = VS_BODY, .type = VT_STRING, .required = true, .max_len = 8200 },
+	{ .name = "evidence", .src = VS_BODY, .type = VT_OBJECT, .required = true },
 	{ .name = NULL },
 };
 
@@ -106,6 +114,33 @@ static const struct field routes_fields[] = {
 	{ .name = "limit", .src = VS_QUERY, .type = VT_UINT, .min = 1, .max = 50, .def = "20" },
 	{ .name = "cursor", .src = VS_QUERY, .type = VT_STRING, .min_len = 1, .max_len = 512 },
 	{ .name = "q", .src = VS_QUERY, .type = VT_STRING, .max_len = 400 },
+	{ .name = "origin", .src = VS_QUERY, .type = VT_STRING, .min_len = 1, .max_len = 2048 },
+	{ .name = "method", .src = VS_QUERY, .type = VT_CHOICE, .choices = route_method_names },
+	{ .name = "recognizer", .src = VS_QUERY, .type = VT_ADDRESS },
+	{ .name = NULL },
+};
+
+/* The directory's query family without cursor, plus eventLimit (graph.c). */
+static const struct field graph_fields[] = {
+	{ .name = "sort", .src = VS_QUERY, .type = VT_CHOICE, .choices = route_sort_names,
+	    .def = "reviewed" },
+	{ .name = "context", .src = VS_QUERY, .type = VT_CHOICE, .choices = route_context_names,
+	    .def = "with" },
+	{ .name = "limit", .src = VS_QUERY, .type = VT_UINT, .min = 1, .max = 50, .def = "20" },
+	{ .name = "eventLimit", .src = VS_QUERY, .type = VT_UINT, .min = 1, .max = 500, .def = "100" },
+	{ .name = "q", .src = VS_QUERY, .type = VT_STRING, .max_len = 400 },
+	{ .name = "origin", .src = VS_QUERY, .type = VT_STRING, .min_len = 1, .max_len = 2048 },
+	{ .name = "method", .src = VS_QUERY, .type = VT_CHOICE, .choices = route_method_names },
+	{ .name = "recognizer", .src = VS_QUERY, .type = VT_ADDRESS },
+	{ .name = NULL },
+};
+
+/* recipient and serviceCostUsdc are parsed further by h_score_check. */
+static const struct field score_fields[] = {
+	{ .name = "recipient", .src = VS_BODY, .type = VT_STRING, .required = true,
+	    .min_len = 1, .max_len = 100 },
+	{ .name = "note", .src = VS_BODY, .type = VT_STRING, .max_len = 280 },
+	{ .name = "serviceCostUsdc", .src = VS_BODY, .type = VT_DECIMAL },
 	{ .name = NULL },
 };
 
@@ -121,6 +156,31 @@ static const struct field routed_boons_fields[] = {
 	{ .name = "txHash", .src = VS_QUERY, .type = VT_BYTES32 },
 	{ .name = "limit", .src = VS_QUERY, .type = VT_UINT, .min = 1, .max = 100, .def = "25" },
 	{ .name = "offset", .src = VS_QUERY, .type = VT_UINT, .min = 0, .max = 1000, .def = "0" },
+	{ .name = NULL },
+};
+
+/* The reports' discovery parameters are body members, defaulted as discovery's. */
+static const struct field report_compare_fields[] = {
+	{ .name = "q", .src = VS_BODY, .type = VT_STRING, .max_len = 400 },
+	{ .name = "limit", .src = VS_BODY, .type = VT_UINT, .min = 1, .max = 20, .def = "10" },
+	{ .name = "reviewer", .src = VS_BODY, .type = VT_ADDRESS },
+	{ .name = NULL },
+};
+
+static const struct field report_changes_fields[] = {
+	{ .name = "baseline", .src = VS_BODY, .type = VT_OBJECT, .required = true },
+	{ .name = "q", .src = VS_BODY, .type = VT_STRING, .max_len = 400 },
+	{ .name = "limit", .src = VS_BODY, .type = VT_UINT, .min = 1, .max = 20, .def = "10" },
+	{ .name = "reviewer", .src = VS_BODY, .type = VT_ADDRESS },
+	{ .name = NULL },
+};
+
+static const struct field report_export_fields[] = {
+	{ .name = "report", .src = VS_BODY, .type = VT_CHOICE, .required = true, .choices = report_names },
+	{ .name = "q", .src = VS_BODY, .type = VT_STRING, .max_len = 400 },
+	{ .name = "limit", .src = VS_BODY, .type = VT_UINT, .min = 1, .max = 20, .def = "10" },
+	{ .name = "reviewer", .src = VS_BODY, .type = VT_ADDRESS },
+	{ .name = "baseline", .src = VS_BODY, .type = VT_OBJECT },
 	{ .name = NULL },
 };
 
@@ -146,6 +206,12 @@ const struct endpoint endpoints[] = {
 	    .body_max = 16 * 1024, .flags = EP_DB | EP_STRICT | EP_NO_STORE | EP_PAY_RESUME,
 	    .fields = review_v3_fields,
 	    .summary = "paid: publish a self_reported (V3) review signed by the reviewer; never ranked" },
+	{ .id = "x402.reviews.receipt_verified", .method = HM_POST,
+	    .pattern = "/api/v1/x402/reviews/receipt-verified", .handler = h_review_v2_post,
+	    .prepay = h_review_v2_prepay, .auth = AUTH_PAID, .price_usdc = "0.01", .body = BODY_JSON,
+	    .body_max = 64 * 1024, .flags = EP_DB | EP_STRICT | EP_NO_STORE | EP_PAY_RESUME,
+	    .fields = review_v2_fields,
+	    .summary = "paid: publish a receipt_verified (V2) review with the route's signed offer and receipt; never ranked" },
 	{ .id = "site.x402_route_reviews", .method = HM_GET,
 	    .pattern = "/api/site/x402/routes/{routeId}/reviews", .handler = h_site_route_reviews_get,
 	    .auth = AUTH_NONE, .rate = RATE_SITE, .flags = EP_DB, .fields = site_route_reviews_fields,
@@ -184,7 +250,15 @@ const struct endpoint endpoints[] = {
 	{ .id = "x402.routes", .method = HM_GET, .pattern = "/api/v1/x402/routes",
 	    .handler = h_routes_get, .auth = AUTH_PAID, .price_usdc = "0.01",
 	    .flags = EP_DB | EP_NO_STORE, .fields = routes_fields, .check = h_routes_check,
-	    .summary = "paid: the described-route directory (sort, context, cursor paging)" },
+	    .summary = "paid: the described-route directory (sort, context, filters, cursor paging)" },
+	{ .id = "x402.graph", .method = HM_GET, .pattern = "/api/v1/x402/graph",
+	    .handler = h_graph_get, .auth = AUTH_PAID, .price_usdc = "0.01",
+	    .flags = EP_DB | EP_NO_STORE, .fields = graph_fields, .check = h_graph_check,
+	    .summary = "paid: endpoint and wallet nodes with recognized, reviewed and described edges" },
+	{ .id = "score", .method = HM_POST, .pattern = "/api/v1/score", .handler = h_score_post,
+	    .check = h_score_check, .auth = AUTH_PAID, .price_usdc = "0.01", .body = BODY_JSON,
+	    .body_max = 4 * 1024, .flags = EP_DB | EP_STRICT | EP_NO_STORE, .fields = score_fields,
+	    .summary = "paid: a deterministic, conservative suggested recognition amount with its components" },
 	{ .id = "x402.route_reviews", .method = HM_GET,
 	    .pattern = "/api/v1/x402/routes/{routeId}/reviews", .handler = h_route_reviews_get,
 	    .auth = AUTH_PAID, .price_usdc = "0.01", .flags = EP_DB | EP_NO_STORE,
@@ -198,6 +272,20 @@ const struct endpoint endpoints[] = {
 	    .handler = h_routed_boons_get, .auth = AUTH_PAID, .price_usdc = "0.01",
 	    .flags = EP_DB | EP_NO_STORE, .fields = routed_boons_fields, .check = h_routed_boons_check,
 	    .summary = "paid (legacy): routed recognitions keyed by routeId or txHash" },
+	{ .id = "x402.reports.compare", .method = HM_POST, .pattern = "/api/v1/x402/reports/compare",
+	    .handler = h_report_compare_post, .auth = AUTH_PAID, .price_usdc = "0.01", .body = BODY_JSON,
+	    .body_max = 4 * 1024, .flags = EP_DB | EP_STRICT | EP_NO_STORE, .fields = report_compare_fields,
+	    .summary = "paid: a comparison matrix of the discovery candidates' facts; no winner, no ranking" },
+	{ .id = "x402.reports.changes", .method = HM_POST, .pattern = "/api/v1/x402/reports/changes",
+	    .handler = h_report_changes_post, .check = h_report_changes_check, .auth = AUTH_PAID,
+	    .price_usdc = "0.01", .body = BODY_JSON, .body_max = REPORTS_BODY_MAX,
+	    .flags = EP_DB | EP_STRICT | EP_NO_STORE, .fields = report_changes_fields,
+	    .summary = "paid: the delta of discovery now against a caller-supplied saved snapshot" },
+	{ .id = "x402.reports.export", .method = HM_POST, .pattern = "/api/v1/x402/reports/export",
+	    .handler = h_report_export_post, .check = h_report_export_check, .auth = AUTH_PAID,
+	    .price_usdc = "0.01", .body = BODY_JSON, .body_max = REPORTS_BODY_MAX,
+	    .flags = EP_DB | EP_STRICT | EP_NO_STORE, .fields = report_export_fields,
+	    .summary = "paid: one bounded report with a contentDigest checksum (not a signature)" },
 	{ .id = "feed.retired", .method = HM_GET, .pattern = "/api/feed", .handler = h_feed_get,
 	    .auth = AUTH_NONE, .summary = "retired feed: 410 with the replacement" },
 };

@@ -26,6 +26,10 @@ enum err h_discovery_get(struct req *r, struct resp *w);
 enum err h_review_v1_post(struct req *r, struct resp *w);
 enum err h_site_route_reviews_get(struct req *r, struct resp *w);
 
+/* review_v2.c (paid receipt_verified publication; the prepay hook of its row) */
+enum err h_review_v2_prepay(struct req *r, struct resp *w);
+enum err h_review_v2_post(struct req *r, struct resp *w);
+
 /* review_v3.c (paid self_reported publication; the prepay hook of its row) */
 enum err h_review_v3_prepay(struct req *r, struct resp *w);
 enum err h_review_v3_post(struct req *r, struct resp *w);
@@ -58,8 +62,24 @@ enum err h_routed_boons_check(struct req *r, struct resp *w);
  * that is malformed or was issued for another sort or context. */
 extern const char *const route_sort_names[];
 extern const char *const route_context_names[];
+extern const char *const route_method_names[]; /* the method filter: spec 2.2's methods */
 enum err h_routes_get(struct req *r, struct resp *w);
 enum err h_routes_check(struct req *r, struct resp *w);
+
+/* graph.c (paid graph read; its route selection is routes_select, routes.h) */
+enum err h_graph_get(struct req *r, struct resp *w);
+enum err h_graph_check(struct req *r, struct resp *w);
+
+/* score.c (paid score; the formula is lib/score.h) */
+enum err h_score_post(struct req *r, struct resp *w);
+enum err h_score_check(struct req *r, struct resp *w);
+
+/* reports.c (paid reports; the .check hooks validate a baseline before any payment) */
+enum err h_report_compare_post(struct req *r, struct resp *w);
+enum err h_report_changes_check(struct req *r, struct resp *w);
+enum err h_report_changes_post(struct req *r, struct resp *w);
+enum err h_report_export_check(struct req *r, struct resp *w);
+enum err h_report_export_post(struct req *r, struct resp *w);
 
 /* feed.c */
 enum err h_feed_get(struct req *r, struct resp *w);

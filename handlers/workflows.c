@@ -147,11 +147,6 @@ price_step(struct req *r, struct resp *w, size_t idx, json_object *in, json_obje
 	return ERR_NONE;
 }
 
-static void
-json_release(void *o)
-{
-	json_object_put(o);
-}
 
 enum err
 h_cost_preview_post(struct req *r, struct resp *w)

@@ -23,6 +23,9 @@ static const struct err_info errors[ERR__MAX] = {
 	[ERR_METHOD_NOT_ALLOWED] = { 405, "method_not_allowed", "This method is not allowed on this path." },
 	[ERR_STALE_PUBLICATION] = { 409, "stale_publication", "A publication at least as new is already current." },
 	[ERR_ALREADY_REVIEWED] = { 409, "already_reviewed", "A different review already exists for this; reviews are immutable." },
+	[ERR_RECEIPT_USED] = { 409, "receipt_already_used", "This receipt already backs another review; each receipt can be used once." },
+	[ERR_AUTHORITY_NOT_OBSERVED] = { 409, "receipt_authority_not_observed", "Receipt-verified reviews are unavailable for this route: no official receipt authority (signer and payTo) has been observed for it." },
+	[ERR_EVIDENCE_UNVERIFIED] = { 422, "evidence_unverified", "The receipt evidence failed verification." },
 	[ERR_GONE] = { 410, "gone", "This endpoint has been retired." },
 	[ERR_BODY_TOO_LARGE] = { 413, "body_too_large", "The request body is too large for this endpoint." },
 	[ERR_UNSUPPORTED_MEDIA_TYPE] = { 415, "unsupported_media_type", "The request body must be application/json." },
@@ -30,6 +33,7 @@ static const struct err_info errors[ERR__MAX] = {
 	[ERR_INTERNAL] = { 500, "internal_error", "The service failed to answer this request." },
 	[ERR_DATABASE_UNAVAILABLE] = { 503, "database_unavailable", "The database is unavailable; try again shortly." },
 	[ERR_PAYMENT_UNAVAILABLE] = { 503, "payment_unavailable", "Payments cannot be processed right now; nothing was charged. Try again shortly." },
+	[ERR_SIGNATURE_UNAVAILABLE] = { 503, "signature_check_unavailable", "This signature can only be checked through the chain (a contract wallet), and the chain cannot be reached right now; nothing was published or charged. Try again shortly." },
 };
 
 const struct err_info *

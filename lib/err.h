@@ -26,13 +26,17 @@ enum err {
 	ERR_METHOD_NOT_ALLOWED,     /* 405 path exists, method does not */
 	ERR_STALE_PUBLICATION,      /* 409 a publication at least as new is current */
 	ERR_ALREADY_REVIEWED,       /* 409 a different review already holds this slot */
+	ERR_RECEIPT_USED,           /* 409 this receipt already backs another review */
+	ERR_AUTHORITY_NOT_OBSERVED, /* 409 the route has no pinned receipt authority */
 	ERR_GONE,                   /* 410 retired endpoint */
 	ERR_BODY_TOO_LARGE,         /* 413 */
 	ERR_UNSUPPORTED_MEDIA_TYPE, /* 415 */
+	ERR_EVIDENCE_UNVERIFIED,    /* 422 evidence failed cryptographic or binding verification */
 	ERR_RATE_LIMITED,           /* 429 */
 	ERR_INTERNAL,               /* 500 */
 	ERR_DATABASE_UNAVAILABLE,   /* 503 */
 	ERR_PAYMENT_UNAVAILABLE,    /* 503 the facilitator is unreachable or failing */
+	ERR_SIGNATURE_UNAVAILABLE,  /* 503 a contract-wallet signature needs the RPC, which cannot answer */
 	ERR__MAX
 };
 

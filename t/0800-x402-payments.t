@@ -11,9 +11,9 @@
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/chain.sh"
 . "$(dirname "$0")/lib/http.sh"
+. "$(dirname "$0")/lib/x402.sh"
 fport=$((WAYMARK_TEST_PORT_BASE + 41))
 PAYTO=0x5555555555555555555555555555555555555555
-USDC=0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913
 KEY1=0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d    # the payer, anvil #1
 PAYER=0x70997970C51812dc3A010C7d01b50e0d17dc79C8
 KEY2=0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a    # holds no USDC
@@ -27,25 +27,14 @@ trap 'stop_facilitator; rm -rf "$http_tmp"; "$top/tools/stack" stop >/dev/null 2
 WAYMARK_TEST_URL=$URL
 tools=$top/t/tools
 
-start_facilitator() {
-	: > "$http_tmp/fac.out"
-	node "$tools/facilitator.mjs" --rpc "$RPC" --port "$fport" "$@" > "$http_tmp/fac.out" 2>> "$WAYMARK_VAR/log/facilitator.log" &
-	fpid=$!
-	local n=0
-	until grep -q listening "$http_tmp/fac.out" 2>/dev/null || [ $n -ge 100 ]; do n=$((n + 1)); sleep 0.1; done
-}
-start_facilitator
-ok $(grep -q listening "$http_tmp/fac.out" && echo 0 || echo 1) "the x402 facilitator (@x402/core + @x402/evm) listens"
+facilitator_start
+ok $? "the x402 facilitator (@x402/core + @x402/evm) listens"
 sup=$(curl -s "http://127.0.0.1:$fport/supported")
 ok $(jq -e '.kinds | map(select(.x402Version == 2 and .scheme == "exact" and .network == "eip155:8453")) | length == 1' \
 	<<<"$sup" >/dev/null && echo 0 || echo 1) "facilitator supports exact on eip155:8453 (v2)"
 
-balance() { # balance ADDRESS: USDC atomic units, via eth_call balanceOf
-	local a; a=$(printf '%s' "${1#0x}" | tr 'A-F' 'a-f')
-	printf '%d' "$(rpc eth_call "[{\"to\":\"$USDC\",\"data\":\"0x70a08231000000000000000000000000$a\"},\"latest\"]" | tr -d '"')"
-}
 # Mint 1 USDC to the payer with the token's open test mint (anvil #0 is unlocked).
-rpc eth_sendTransaction "[{\"from\":\"0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\",\"to\":\"$USDC\",\"data\":\"0x40c10f19000000000000000000000000${PAYER#0x}00000000000000000000000000000000000000000000000000000000000f4240\"}]" >/dev/null
+mint $PAYER 1000000
 is "$(balance $PAYER)" 1000000 "the payer holds 1 USDC"
 is "$(balance $PAYTO)" 0 "payTo holds nothing"
 
@@ -156,7 +145,7 @@ is "$(jq -c '.body.route.recognition | [.routedBoonCount, .distinctTipperWalletC
 is "$(jq -c '.body.route.reviewSummary' <<<"$res")" \
 	'{"count":0,"boonBackedCount":0,"receiptVerifiedCount":0,"selfReportedCount":0,"distinctReviewerWalletCount":0,"latestReviewAt":null,"indexComplete":true}' \
 	"detail: review summary (no reviews; the index is complete)"
-is "$(jq -c '.body.route.receiptAuthority' <<<"$res")" '{"status":"not_observed","signer":null,"payTo":null}' "detail: receiptAuthority"
+is "$(jq -c '.body.route.receiptAuthority' <<<"$res")" '{"status":"not_observed","signer":null,"payTo":null,"sources":{"signer":null,"payTo":null}}' "detail: receiptAuthority (nothing observed, no sources)"
 is "$(jq -r '.body.recognitionsUrl' <<<"$res")" "$URL$REC1" "detail: recognitionsUrl"
 is "$(balance $PAYER),$(balance $PAYTO)" "980000,20000" "detail: one more 10000 moved"
 
@@ -183,7 +172,7 @@ is "$(sql "SELECT CONCAT(status, ' ', reason) FROM x402_payments WHERE reason = 
 	"released verify_unavailable" "facilitator down: the ledger row is released"
 
 # ---- the facilitator is back: the released payment can be used once, on its URL
-start_facilitator
+facilitator_start
 sig2=$(cat "$http_tmp/sig2")
 req GET "$REC1?limit=2" -H "PAYMENT-SIGNATURE: $sig2"
 check_error 402 payment_mismatch "the released payment on another URL"
@@ -197,7 +186,7 @@ check_error 402 payment_already_used "and never again"
 is "$(balance $PAYER),$(balance $PAYTO)" "970000,30000" "no second transfer"
 
 # ---- settlement refused after a real verify: 402, the handler's body dropped, nothing charged
-stop_facilitator; start_facilitator --fault settle-refused
+stop_facilitator; facilitator_start --fault settle-refused
 res=$(node "$tools/pay.mjs" --key $KEY1 --url "$URL$R1")
 is "$(jq -r .status <<<"$res")" 402 "settlement refused: 402"
 is "$(jq -r .body.error <<<"$res")" settlement_failed "settlement refused: error settlement_failed"
@@ -210,7 +199,7 @@ is "$(sql "SELECT CONCAT(status, ' ', reason) FROM x402_payments WHERE reason = 
 is "$(balance $PAYER),$(balance $PAYTO)" "970000,30000" "settlement refused: no balance moved"
 
 # ---- the facilitator vanishes during settlement: 503, the payment is never reused
-stop_facilitator; start_facilitator --fault settle-down
+stop_facilitator; facilitator_start --fault settle-down
 res=$(node "$tools/pay.mjs" --key $KEY1 --url "$URL$R1")
 is "$(jq -r .status <<<"$res"),$(jq -r .body.error <<<"$res")" "503,payment_unavailable" "settlement unreachable: 503 payment_unavailable"
 ok $(jq -e '.body | has("route")' <<<"$res" >/dev/null && echo 1 || echo 0) "settlement unreachable: the paid body is not delivered"

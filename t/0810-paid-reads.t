@@ -10,9 +10,9 @@
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/chain.sh"
 . "$(dirname "$0")/lib/http.sh"
+. "$(dirname "$0")/lib/x402.sh"
 fport=$((WAYMARK_TEST_PORT_BASE + 61))
 PAYTO=0x5555555555555555555555555555555555555555
-USDC=0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913
 KEY1=0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d    # the payer, anvil #1
 PAYER=0x70997970C51812dc3A010C7d01b50e0d17dc79C8
 export WAYMARK_SEED=0 WAYMARK_CONFIRMATIONS=0
@@ -24,18 +24,10 @@ trap '[ -n "$fpid" ] && kill "$fpid" 2>/dev/null; rm -rf "$http_tmp"; "$top/tool
 WAYMARK_TEST_URL=$URL
 tools=$top/t/tools
 viem=$tools/node_modules/viem/_cjs
-: > "$http_tmp/fac.out"
-node "$tools/facilitator.mjs" --rpc "$RPC" --port "$fport" > "$http_tmp/fac.out" 2>> "$WAYMARK_VAR/log/facilitator.log" &
-fpid=$!
-n=0; until grep -q listening "$http_tmp/fac.out" 2>/dev/null || [ $n -ge 100 ]; do n=$((n + 1)); sleep 0.1; done
-ok $(grep -q listening "$http_tmp/fac.out" && echo 0 || echo 1) "the x402 facilitator listens"
+facilitator_start; ok $? "the x402 facilitator listens"
 
-balance() {
-	local a; a=$(printf '%s' "${1#0x}" | tr 'A-F' 'a-f')
-	printf '%d' "$(rpc eth_call "[{\"to\":\"$USDC\",\"data\":\"0x70a08231000000000000000000000000$a\"},\"latest\"]" | tr -d '"')"
-}
 # 5 USDC to the payer (the token's open test mint).
-rpc eth_sendTransaction "[{\"from\":\"0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\",\"to\":\"$USDC\",\"data\":\"0x40c10f19000000000000000000000000${PAYER#0x}00000000000000000000000000000000000000000000000000000000004c4b40\"}]" >/dev/null
+mint $PAYER 5000000
 paid=0
 # pay PATH: a paid GET with the real client; the JSON line in $res, the body in $body.
 pay() {

@@ -8,6 +8,9 @@
  *   waymark routes list                    the dispatch table, one row per line
  *   waymark routes nginx                   nginx locations generated from it
  *   waymark [-c config] catalog-sync       pull the x402 network catalog (catalog_url)
+ *   waymark [-c config] publications-complete [MIN_AGE]
+ *                                          finish settled_pending paid review
+ *                                          publications (spec 3.3's scheduled task)
  *
  * The config file comes from -c or WAYMARK_CONFIG; WAYMARK_* variables
  * override it. Exit status: 0 ok, 1 failure, 2 usage or invalid config.
@@ -28,6 +31,7 @@
 #include "db.h"
 #include "endpoint.h"
 #include "migrate.h"
+#include "publication.h"
 #include "table.h"
 #include "version.h"
 #include "banned.h"
@@ -44,6 +48,7 @@ usage(void)
 	    "       waymark [-c config] migrate [DIR]\n"
 	    "       waymark routes list|nginx\n"
 	    "       waymark [-c config] catalog-sync\n"
+	    "       waymark [-c config] publications-complete [MIN_AGE_SECONDS]\n"
 	    "       waymark version\n");
 	return 2;
 }
@@ -230,7 +235,7 @@ catalog_store(struct db *d, const struct catalog_item *it, uint64_t gen)
 	static char e1[2 * 2049 + 1], e2[16 * 1024], e3[4096], e4[200], e5[200], e6[200], e7[200],
 	    e8[250], e9[100], e10[16 * 1024 + 8192], e11[100];
 	struct buf q;
-	char key[67], rid[67], search[4 * 1000 + 4 * 160 + 2049 + 3];
+	char key[67], rid[67], signer[2 * ADDR_LEN + 3], search[4 * 1000 + 4 * 160 + 2049 + 3];
 	uint8_t k[32];
 	struct keccak_ctx kc;
 	enum db_rc rc;
@@ -242,16 +247,19 @@ catalog_store(struct db *d, const struct catalog_item *it, uint64_t gen)
 	keccak_final(&kc, k);
 	hex_encode(k, 32, key);
 	hex_encode(it->route_id, 32, rid);
+	hex_encode(it->offer_signer.b, ADDR_LEN, signer);
 	snprintf(search, sizeof(search), "%s %s %s", it->service_name, it->description, it->url);
 	buf_init(&q, 256 * 1024);
 	buf_printf(&q, "INSERT INTO catalog_resources (item_key, resource_url, method, route_id, "
-	    "description, service_name, network, asset, pay_to, amount_atomic, price_usdc, x402_version, "
-	    "last_updated, generation, synced_at, search_text) VALUES (X'%s', '%s', '%s', %s%s%s, '%s', "
-	    "'%s', '%s', '%s', '%s', '%s', %s%s%s, %d, '%s', %" PRIu64 ", UTC_TIMESTAMP(), '%s') "
+	    "description, service_name, network, asset, pay_to, offer_signer, amount_atomic, price_usdc, "
+	    "x402_version, last_updated, generation, synced_at, search_text) VALUES (X'%s', '%s', '%s', "
+	    "%s%s%s, '%s', '%s', '%s', '%s', '%s', %s%s%s, '%s', %s%s%s, %d, '%s', %" PRIu64 ", "
+	    "UTC_TIMESTAMP(), '%s') "
 	    "ON DUPLICATE KEY UPDATE resource_url = VALUES(resource_url), method = VALUES(method), "
 	    "route_id = VALUES(route_id), description = VALUES(description), "
 	    "service_name = VALUES(service_name), network = VALUES(network), asset = VALUES(asset), "
-	    "pay_to = VALUES(pay_to), amount_atomic = VALUES(amount_atomic), "
+	    "pay_to = VALUES(pay_to), offer_signer = VALUES(offer_signer), "
+	    "amount_atomic = VALUES(amount_atomic), "
 	    "price_usdc = VALUES(price_usdc), x402_version = VALUES(x402_version), "
 	    "last_updated = VALUES(last_updated), generation = VALUES(generation), "
 	    "synced_at = VALUES(synced_at), search_text = VALUES(search_text)",
@@ -259,7 +267,9 @@ catalog_store(struct db *d, const struct catalog_item *it, uint64_t gen)
 	    it->has_route ? "X'" : "NULL", it->has_route ? rid + 2 : "", it->has_route ? "'" : "",
 	    esc(d, it->description, e2, sizeof(e2)), esc(d, it->service_name, e3, sizeof(e3)),
 	    esc(d, it->network, e4, sizeof(e4)), esc(d, it->asset, e5, sizeof(e5)),
-	    esc(d, it->pay_to, e6, sizeof(e6)), esc(d, it->amount, e7, sizeof(e7)),
+	    esc(d, it->pay_to, e6, sizeof(e6)), it->has_offer_signer ? "X'" : "NULL",
+	    it->has_offer_signer ? signer + 2 : "", it->has_offer_signer ? "'" : "",
+	    esc(d, it->amount, e7, sizeof(e7)),
 	    it->price_usdc[0] ? "'" : "NULL", it->price_usdc[0] ? esc(d, it->price_usdc, e8, sizeof(e8)) : "",
 	    it->price_usdc[0] ? "'" : "", it->x402_version, esc(d, it->last_updated, e11, sizeof(e11)),
 	    gen, esc(d, search, e10, sizeof(e10)));
@@ -367,6 +377,40 @@ out:
 	return status;
 }
 
+/*
+ * The scheduled task of spec 3.3: publish every settled_pending review
+ * publication untouched for MIN_AGE seconds (default 60, so a client's own
+ * identical retry usually comes first; either way each publishes once).
+ */
+static int
+cmd_publications_complete(const char *path, int argc, char **argv)
+{
+	struct config c;
+	struct db d;
+	unsigned done = 0, failed = 0;
+	char *end = NULL;
+	unsigned long age = 60;
+	int status = 1;
+
+	if (argc > 1 || (argc == 1 && ((age = strtoul(argv[0], &end, 10)) > 86400 || *end != '\0' ||
+	    end == argv[0])))
+		return usage();
+	if (load(&c, path) < 0)
+		return 2;
+	db_init(&d, &c);
+	if (db_connect(&d) != DB_OK) {
+		fprintf(stderr, "waymark: publications-complete: database: %s\n", d.err);
+	} else if (publication_complete_pending(&d, c.chain_id, (unsigned)age, &done, &failed) != DB_OK) {
+		fprintf(stderr, "waymark: publications-complete: database: %s\n", d.err);
+	} else {
+		printf("publications: %u completed, %u not completed\n", done, failed);
+		status = failed ? 1 : 0;
+	}
+	db_close(&d);
+	mysql_library_end();
+	return status;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -390,6 +434,8 @@ main(int argc, char **argv)
 		return cmd_routes(argc - 1, argv + 1);
 	if (strcmp(argv[0], "catalog-sync") == 0)
 		return cmd_catalog_sync(path);
+	if (strcmp(argv[0], "publications-complete") == 0)
+		return cmd_publications_complete(path, argc - 1, argv + 1);
 	if (strcmp(argv[0], "version") == 0) {
 		printf("%s\n", WAYMARK_VERSION);
 		return 0;

@@ -1,0 +1,493 @@
+/*
+ * publication.c: paid review publication records (see publication.h).
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config.h"
+#include "db.h"
+#include "endpoint.h"
+#include "hex.h"
+#include "json.h"
+#include "publication.h"
+#include "review.h"
+#include "reviews.h"
+#include "banned.h"
+
+#define STALE_RESERVATION 600  /* seconds before an unfinished reservation is abandoned */
+
+/*
+ * A record may be removed only while no payment bound to it can have moved
+ * money: never bound (verification never passed), or bound to a payment
+ * the ledger knows was not charged (released, or failed for a reason other
+ * than an unknown settlement outcome).
+ */
+#define NOT_CHARGED "(payer IS NULL OR EXISTS (SELECT 1 FROM x402_payments x WHERE " \
+	"x.payer = review_publications.payer AND x.auth_nonce = review_publications.auth_nonce " \
+	"AND (x.status = 'released' OR (x.status = 'failed' AND x.reason <> 'settle_unknown'))))"
+
+
+
+/* Append ", '<db-escaped s>'" (or ", NULL" when s is NULL) to b; 0 or -1. */
+static int
+add_text(struct req *r, struct buf *b, const char *s, size_t len)
+{
+	char *e;
+
+	if (s == NULL)
+		return buf_adds(b, ", NULL");
+	if ((e = pool_alloc(&r->pool, 2 * len + 1)) == NULL ||
+	    db_escape(r->db, s, len, e, 2 * len + 1) < 0)
+		return -1;
+	return buf_printf(b, ", '%s'", e);
+}
+
+/* The published record of review digest p->dg in p's lane into *out (NULL when absent). */
+static enum db_rc
+load_record(struct req *r, const struct publication *p, json_object **out)
+{
+	char q[1024];
+	MYSQL_RES *res = NULL;
+	MYSQL_ROW row;
+	enum db_rc rc;
+
+	*out = NULL;
+	snprintf(q, sizeof(q), "SELECT " REVIEW_COLUMNS " FROM " REVIEW_FROM " WHERE r.chain_id = %"
+	    PRIu64 " AND r.digest = X'%s' AND r.lane = '%s'", r->cfg->chain_id, p->dg, p->lane->name);
+	if ((rc = db_query(r->db, q, &res)) != DB_OK)
+		return rc;
+	if (res && (row = mysql_fetch_row(res)) != NULL) {
+		*out = review_record(row);
+		pool_defer(&r->pool, json_release, *out);
+	}
+	if (res)
+		mysql_free_result(res);
+	return DB_OK;
+}
+
+/* The holder of this review's lane slot (wallet and route). */
+static enum db_rc
+slot_holder(struct req *r, const struct publication *p, char *dg_out, char *st_out, size_t cap)
+{
+	char q[1536];
+
+	snprintf(q, sizeof(q), "SELECT LOWER(HEX(digest)), 'published' FROM reviews WHERE chain_id = %"
+	    PRIu64 " AND route_id = X'%s' AND lane = '%s' AND reviewer = X'%s' UNION ALL "
+	    "SELECT LOWER(HEX(digest)), IF(state = 'reserved_unpaid' AND updated_at < "
+	    "UTC_TIMESTAMP(6) - INTERVAL %d SECOND AND " NOT_CHARGED ", 'stale', state) FROM review_publications "
+	    "WHERE chain_id = %" PRIu64 " AND lane = '%s' AND reviewer = X'%s' AND route_id = X'%s' "
+	    "LIMIT 1", r->cfg->chain_id, p->rid, p->lane->name, p->who, STALE_RESERVATION,
+	    r->cfg->chain_id, p->lane->name, p->who, p->rid);
+	return db_query_pair(r->db, q, dg_out, st_out, cap);
+}
+
+/* The holder of this review's receipt, when it has one. */
+static enum db_rc
+receipt_holder(struct req *r, const struct publication *p, char *dg_out, char *st_out, size_t cap)
+{
+	char q[1536];
+
+	if (p->receipt_dg[0] == '\0') {
+		dg_out[0] = st_out[0] = '\0';
+		return DB_OK;
+	}
+	snprintf(q, sizeof(q), "SELECT LOWER(HEX(digest)), 'published' FROM reviews WHERE chain_id = %"
+	    PRIu64 " AND receipt_digest = X'%s' UNION ALL SELECT LOWER(HEX(digest)), IF(state = "
+	    "'reserved_unpaid' AND updated_at < UTC_TIMESTAMP(6) - INTERVAL %d SECOND AND " NOT_CHARGED
+	    ", 'stale', state) "
+	    "FROM review_publications WHERE chain_id = %" PRIu64 " AND receipt_digest = X'%s' LIMIT 1",
+	    r->cfg->chain_id, p->receipt_dg, STALE_RESERVATION, r->cfg->chain_id, p->receipt_dg);
+	return db_query_pair(r->db, q, dg_out, st_out, cap);
+}
+
+/* Undo this request's reservation: cancel_pending, then removed. */
+static void
+cancel(struct req *r)
+{
+	struct publication *p = r->pay.ctx;
+	char q[512];
+
+	if (p == NULL || !p->reserved)
+		return;
+	snprintf(q, sizeof(q), "UPDATE review_publications SET state = 'cancel_pending', updated_at = "
+	    "UTC_TIMESTAMP(6) WHERE chain_id = %" PRIu64 " AND digest = X'%s' AND state = "
+	    "'reserved_unpaid' AND " NOT_CHARGED, r->cfg->chain_id, p->dg);
+	if (db_exec(r->db, q, false) != DB_OK)
+		return;
+	/* If this fails, the next reservation of the slot removes the row. */
+	snprintf(q, sizeof(q), "DELETE FROM review_publications WHERE chain_id = %" PRIu64 " AND "
+	    "digest = X'%s' AND state = 'cancel_pending'", r->cfg->chain_id, p->dg);
+	db_exec(r->db, q, false);
+	p->reserved = false;
+}
+
+/*
+ * Insert the reserved_unpaid record with the complete review row it will
+ * write; DB_DUPLICATE when its slot, digest or receipt is taken.
+ */
+static enum db_rc
+reserve(struct req *r, const struct publication *p)
+{
+	const struct value *rv = req_val(r, "review");
+	struct buf q;
+	const char *js;
+	size_t jl;
+	enum db_rc rc = DB_ERROR;
+	int bad = 0;
+
+	js = json_dump(rv->object, &jl);
+	buf_init(&q, 512 * 1024);
+	buf_printf(&q, "INSERT INTO review_publications (chain_id, digest, lane, route_id, reviewer, "
+	    "receipt_digest, state, created_at, updated_at, review_text, review_created_at, signature, "
+	    "signature_kind, review_json, receipt_json, evidence_json, authority_json) VALUES (%" PRIu64
+	    ", X'%s', '%s', X'%s', X'%s', ", r->cfg->chain_id, p->dg, p->lane->name, p->rid, p->who);
+	if (p->receipt_dg[0])
+		buf_printf(&q, "X'%s'", p->receipt_dg);
+	else
+		buf_adds(&q, "NULL");
+	buf_adds(&q, ", 'reserved_unpaid', UTC_TIMESTAMP(6), UTC_TIMESTAMP(6)");
+	bad |= add_text(r, &q, p->text, p->text_len);
+	buf_printf(&q, ", %" PRIu64 ", X'%s', '%s'", p->created_at, p->sig, p->sig_kind);
+	bad |= js == NULL ? -1 : add_text(r, &q, js, jl);
+	bad |= add_text(r, &q, p->receipt_json, p->receipt_json ? strlen(p->receipt_json) : 0);
+	bad |= add_text(r, &q, p->evidence_json, p->evidence_json ? strlen(p->evidence_json) : 0);
+	bad |= add_text(r, &q, p->authority_json, p->authority_json ? strlen(p->authority_json) : 0);
+	buf_adds(&q, ")");
+	if (bad == 0 && !q.full)
+		rc = db_exec(r->db, buf_str(&q), false);
+	buf_release(&q);
+	return rc;
+}
+
+/* Remove abandoned records (cancel_pending, or stale reserved_unpaid) of this slot or receipt. */
+static enum db_rc
+sweep(struct req *r, const struct publication *p)
+{
+	char q[1536], rc[128] = "";
+
+	if (p->receipt_dg[0])
+		snprintf(rc, sizeof(rc), " OR receipt_digest = X'%s'", p->receipt_dg);
+	snprintf(q, sizeof(q), "DELETE FROM review_publications WHERE chain_id = %" PRIu64 " AND "
+	    "((lane = '%s' AND reviewer = X'%s' AND route_id = X'%s')%s) AND (state = "
+	    "'cancel_pending' OR (state = 'reserved_unpaid' AND updated_at < UTC_TIMESTAMP(6) - "
+	    "INTERVAL %d SECOND AND " NOT_CHARGED "))", r->cfg->chain_id, p->lane->name, p->who, p->rid,
+	    rc, STALE_RESERVATION);
+	return db_exec(r->db, q, false);
+}
+
+/* The 202 of spec 3.3: settled, not yet published. */
+static enum err
+answer_pending(struct req *r, struct resp *w, bool checkpointed)
+{
+	json_object *o = json_object_new_object(), *rc = json_object_new_object();
+	char a[ADDR_TEXT_LEN + 1];
+	struct addr payer;
+
+	memcpy(payer.b, r->pay.payer, ADDR_LEN);
+	pool_defer(&r->pool, json_release, o);
+	json_object_object_add(o, "status", json_object_new_string(checkpointed ? "settled_pending" :
+	    "settlement_receipt_uncheckpointed"));
+	json_object_object_add(o, "publicationStatus", json_object_new_string(checkpointed ?
+	    "settled_pending" : "settlement_receipt_uncheckpointed"));
+	json_object_object_add(o, "retryWithoutRecharge", json_object_new_boolean(1));
+	json_object_object_add(rc, "transaction", json_object_new_string(r->pay.tx));
+	json_object_object_add(rc, "network", json_object_new_string(r->cfg->network));
+	json_object_object_add(rc, "payer", json_object_new_string(addr_format(&payer, a)));
+	json_object_object_add(rc, "priceUsdc", json_object_new_string(r->ep->price_usdc));
+	json_object_object_add(o, "receipt", rc);
+	json_object_object_add(o, "message", json_object_new_string(
+	    "The payment settled but the review is not published yet. Keep this receipt and send the "
+	    "identical signed review with the same PAYMENT-SIGNATURE again: it publishes without a "
+	    "second charge. Never authorize a replacement payment."));
+	return resp_json(w, 202, o) < 0 ? resp_fail(w, ERR_INTERNAL, NULL, NULL) : ERR_NONE;
+}
+
+/* The 202 again for a settled_pending record, from its stored receipt. */
+static enum err
+answer_recorded_pending(struct req *r, struct resp *w, const struct publication *p)
+{
+	char q[512];
+	MYSQL_RES *res = NULL;
+	MYSQL_ROW row;
+	unsigned long *len;
+	enum err e = ERR_DATABASE_UNAVAILABLE;
+
+	snprintf(q, sizeof(q), "SELECT payer, tx_hash FROM review_publications WHERE chain_id = %" PRIu64
+	    " AND digest = X'%s' AND state = 'settled_pending'", r->cfg->chain_id, p->dg);
+	if (db_query(r->db, q, &res) != DB_OK)
+		return resp_fail(w, e, NULL, NULL);
+	if (res && (row = mysql_fetch_row(res)) != NULL && (len = mysql_fetch_lengths(res)) != NULL &&
+	    row[0] && len[0] == ADDR_LEN) {
+		memcpy(r->pay.payer, row[0], ADDR_LEN);
+		if (row[1] && len[1] == 32)
+			hex_encode((const uint8_t *)row[1], 32, r->pay.tx);
+		e = answer_pending(r, w, true);
+	} else {
+		e = resp_fail(w, e, NULL, NULL);
+	}
+	if (res)
+		mysql_free_result(res);
+	return e;
+}
+
+/* What an existing holder of the slot or receipt means for this bundle. */
+static enum err
+answer_holder(struct req *r, struct resp *w, struct publication *p, const char *dg,
+    const char *st, enum err other)
+{
+	json_object *rec;
+
+	if (strcmp(dg, p->dg) != 0)
+		return other == ERR_RECEIPT_USED ?
+		    resp_fail(w, ERR_RECEIPT_USED, "review.receiptDigest",
+		    "This receipt already backs another review (or one being published); each receipt "
+		    "can be used once.") :
+		    resp_fail(w, ERR_ALREADY_REVIEWED, "review.routeId",
+		    "This wallet already has a different %s review of this route (or one being "
+		    "published); reviews are immutable.", p->lane->name);
+	if (strcmp(st, "published") == 0) {
+		if (load_record(r, p, &rec) != DB_OK || rec == NULL)
+			return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
+		return resp_json(w, 200, rec) < 0 ? resp_fail(w, ERR_INTERNAL, NULL, NULL) : ERR_NONE;
+	}
+	if (strcmp(st, "settled_pending") == 0)
+		/* Paid earlier: with the same authorization, the retry goes on;
+		 * without one, no 402 that would invite a replacement payment. */
+		return r->pay.present ? ERR_NONE : answer_recorded_pending(r, w, p);
+	/* reserved_unpaid (or its stale form) by this same bundle: a request in
+	 * flight, or one whose payment's outcome is not known. Go on: the
+	 * payment step resolves a known payment, and binding (publication_post)
+	 * lets only one authorization ever pay for the record. */
+	if (r->pay.present) {
+		p->reserved = true;
+		r->pay.cancel = cancel;
+	}
+	return ERR_NONE;
+}
+
+static bool
+free_state(const char *dg, const char *st)
+{
+	return dg[0] == '\0' || strcmp(st, "stale") == 0 || strcmp(st, "cancel_pending") == 0;
+}
+
+enum err
+publication_signature(struct req *r, struct resp *w, struct publication *p,
+    const uint8_t digest[32], const struct addr *signer, enum err invalid, const char *invalid_msg)
+{
+	const struct value *sv = req_val(r, "signature");
+	uint8_t *raw = pool_alloc(&r->pool, PUBLICATION_SIG_MAX);
+	enum walletsig_kind kind = WALLETSIG_EOA;
+	size_t n = 0;
+
+	if (raw == NULL)
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
+	if (sv->len < 4 || sv->len > 2 + 2 * PUBLICATION_SIG_MAX || sv->len % 2 != 0 ||
+	    !hex_is_lower_prefixed(sv->text, sv->len, sv->len - 2) ||
+	    hex_decode(sv->text, sv->len, raw, PUBLICATION_SIG_MAX, &n) < 0)
+		return resp_fail(w, ERR_INVALID_FIELD, "signature",
+		    "The signature must be 0x and lowercase hex of at most %d bytes: 65 bytes (r, s, v) "
+		    "with a low s for a wallet key, or what the contract wallet signs (ERC-1271, "
+		    "EIP-6492 when it is not deployed yet).", PUBLICATION_SIG_MAX);
+	if (n == 64)
+		/* EIP-2098 compact: reviews take the 65-byte (r, s, v) form every wallet produces. */
+		return resp_fail(w, ERR_INVALID_FIELD, "signature",
+		    "A 64-byte (compact) signature is not accepted: send the 65-byte form (r, s, v).");
+	switch (walletsig_verify(r->cfg, digest, raw, n, signer, &kind)) {
+	case WALLETSIG_VALID:
+		break;
+	case WALLETSIG_UNAVAILABLE:
+		return resp_fail(w, ERR_SIGNATURE_UNAVAILABLE, "signature",
+		    "This looks like a contract-wallet signature and the chain cannot be asked about it "
+		    "right now; nothing was charged. Retry later.");
+	default:
+		return resp_fail(w, invalid, "signature", "%s", invalid_msg);
+	}
+	memcpy(p->sig, sv->text + 2, sv->len - 2);
+	p->sig[sv->len - 2] = '\0';
+	p->sig_kind = walletsig_kind_column(kind);
+	return ERR_NONE;
+}
+
+enum err
+publication_prepay(struct req *r, struct resp *w, const struct publication_lane *lane)
+{
+	struct publication *p = pool_alloc(&r->pool, sizeof(*p));
+	char dg[80], st[80];
+	enum err e;
+	enum db_rc rc;
+
+	if (p == NULL)
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
+	memset(p, 0, sizeof(*p));
+	p->lane = lane;
+	r->pay.ctx = p;
+	if ((e = lane->validate(r, w, p)) != ERR_NONE)
+		return e;
+	if (r->pay.present) {
+		if ((rc = reserve(r, p)) == DB_DUPLICATE && sweep(r, p) == DB_OK)
+			rc = reserve(r, p);
+		if (rc == DB_OK) {
+			p->reserved = true;
+			r->pay.cancel = cancel;
+			return ERR_NONE;
+		}
+		if (rc != DB_DUPLICATE)
+			return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
+	}
+	if (receipt_holder(r, p, dg, st, sizeof(dg)) != DB_OK)
+		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
+	if (!free_state(dg, st))
+		return answer_holder(r, w, p, dg, st, ERR_RECEIPT_USED);
+	if (slot_holder(r, p, dg, st, sizeof(dg)) != DB_OK)
+		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
+	if (!free_state(dg, st))
+		return answer_holder(r, w, p, dg, st, ERR_ALREADY_REVIEWED);
+	/* Unpaid: free to ask for the payment. Paid: the slot was freed meanwhile. */
+	return r->pay.present ? resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL,
+	    "The review slot changed during the request; retry.") : ERR_NONE;
+}
+
+enum db_rc
+publication_complete(struct db *db, uint64_t chain_id, const char *dg)
+{
+	char q[2048];
+	enum db_rc rc;
+
+	if ((rc = db_begin(db)) != DB_OK)
+		return rc;
+	snprintf(q, sizeof(q), "INSERT INTO reviews (chain_id, lane, route_id, reviewer, review_text, "
+	    "created_at, published_at, digest, signature, signature_kind, review_json, receipt_digest, "
+	    "receipt_json, evidence_json, authority_json) SELECT chain_id, lane, route_id, reviewer, "
+	    "review_text, review_created_at, UTC_TIMESTAMP(6), digest, signature, signature_kind, "
+	    "review_json, receipt_digest, receipt_json, evidence_json, authority_json FROM "
+	    "review_publications WHERE chain_id = %" PRIu64 " AND digest = X'%s' AND state IN "
+	    "('reserved_unpaid', 'settled_pending') AND review_text IS NOT NULL", chain_id, dg);
+	if ((rc = db_exec(db, q, false)) == DB_OK && mysql_affected_rows(db->my) != 1)
+		rc = DB_DUPLICATE;
+	if (rc == DB_OK) {
+		snprintf(q, sizeof(q), "UPDATE review_publications SET state = 'published', updated_at = "
+		    "UTC_TIMESTAMP(6) WHERE chain_id = %" PRIu64 " AND digest = X'%s' AND state IN "
+		    "('reserved_unpaid', 'settled_pending')", chain_id, dg);
+		if ((rc = db_exec(db, q, false)) == DB_OK && mysql_affected_rows(db->my) != 1)
+			rc = DB_DUPLICATE;
+	}
+	if (rc == DB_OK)
+		rc = db_commit(db);
+	if (db->in_txn)
+		db_rollback(db);
+	return rc;
+}
+
+enum db_rc
+publication_complete_pending(struct db *db, uint64_t chain_id, unsigned min_age, unsigned *done,
+    unsigned *failed)
+{
+	char q[512], dg[65];
+	MYSQL_RES *res = NULL;
+	MYSQL_ROW row;
+	enum db_rc rc;
+	char (*pending)[65] = NULL;
+	size_t n = 0;
+
+	*done = *failed = 0;
+	snprintf(q, sizeof(q), "SELECT LOWER(HEX(digest)) FROM review_publications WHERE chain_id = %"
+	    PRIu64 " AND state = 'settled_pending' AND updated_at <= UTC_TIMESTAMP(6) - INTERVAL %u "
+	    "SECOND ORDER BY updated_at LIMIT 1000", chain_id, min_age);
+	if ((rc = db_query(db, q, &res)) != DB_OK)
+		return rc;
+	if (res && (pending = calloc(mysql_num_rows(res) + 1, sizeof(*pending))) != NULL)
+		while ((row = mysql_fetch_row(res)) != NULL)
+			snprintf(pending[n++], sizeof(dg), "%s", row[0]);
+	if (res)
+		mysql_free_result(res);
+	for (size_t i = 0; i < n; i++) {
+		if (publication_complete(db, chain_id, pending[i]) == DB_OK)
+			(*done)++;
+		else
+			(*failed)++;
+	}
+	free(pending);
+	return DB_OK;
+}
+
+/*
+ * The final write, after settlement: publication_complete; 201 with the
+ * record. If it fails, the record becomes settled_pending (with this
+ * authorization) and the answer is 202. The reservation keeps every other
+ * bundle of this slot and receipt out, so the review's own unique keys do
+ * not refuse it here.
+ */
+static enum err
+finish(struct req *r, struct resp *w)
+{
+	struct publication *p = r->pay.ctx;
+	char q[1024], payer[41], nonce[65], tx[80] = "NULL";
+	json_object *rec = NULL;
+
+	hex_digits(r->pay.payer, ADDR_LEN, payer);
+	hex_digits(r->pay.nonce, 32, nonce);
+	if (strlen(r->pay.tx) == 66)
+		snprintf(tx, sizeof(tx), "X'%s'", r->pay.tx + 2);
+	/* The receipt first, so a record that cannot finish keeps it. */
+	snprintf(q, sizeof(q), "UPDATE review_publications SET state = 'settled_pending', payer = X'%s', "
+	    "auth_nonce = X'%s', tx_hash = %s, updated_at = UTC_TIMESTAMP(6) WHERE chain_id = %" PRIu64
+	    " AND digest = X'%s' AND state IN ('reserved_unpaid', 'settled_pending')", payer, nonce, tx,
+	    r->cfg->chain_id, p->dg);
+	p->reserved = false;
+	if (db_exec(r->db, q, false) != DB_OK) {
+		fprintf(stderr, "waymark: %s %s: settled, receipt not checkpointed\n", r->method_text,
+		    r->ep->id);
+		return answer_pending(r, w, false);
+	}
+	if (publication_complete(r->db, r->cfg->chain_id, p->dg) == DB_OK) {
+		if (load_record(r, p, &rec) != DB_OK || rec == NULL)
+			return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
+		return resp_json(w, 201, rec) < 0 ? resp_fail(w, ERR_INTERNAL, NULL, NULL) : ERR_NONE;
+	}
+	fprintf(stderr, "waymark: %s %s: settled, publication not finished (settled_pending)\n",
+	    r->method_text, r->ep->id);
+	return answer_pending(r, w, true);
+}
+
+enum err
+publication_post(struct req *r, struct resp *w)
+{
+	struct publication *p = r->pay.ctx;
+	char q[1024], payer[41], nonce[65];
+	uint64_t n = 0;
+	bool found = false;
+
+	if (p == NULL)
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
+	hex_digits(r->pay.payer, ADDR_LEN, payer);
+	hex_digits(r->pay.nonce, 32, nonce);
+	if (r->pay.settled_earlier) {
+		/* Only the record this very authorization paid for may publish now. */
+		snprintf(q, sizeof(q), "SELECT COUNT(*) FROM review_publications WHERE chain_id = %" PRIu64
+		    " AND digest = X'%s' AND state IN ('settled_pending', 'reserved_unpaid') AND payer = "
+		    "X'%s' AND auth_nonce = X'%s'", r->cfg->chain_id, p->dg, payer, nonce);
+		if (db_query_u64(r->db, q, &n, &found) != DB_OK)
+			return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
+		if (!found || n != 1)
+			return resp_fail(w, ERR_PAYMENT_USED, NULL, NULL);
+	} else {
+		/* Bind this authorization to the record, unless another one is
+		 * bound already (in flight, or with an unknown outcome). */
+		snprintf(q, sizeof(q), "UPDATE review_publications SET payer = X'%s', auth_nonce = X'%s', "
+		    "updated_at = UTC_TIMESTAMP(6) WHERE chain_id = %" PRIu64 " AND digest = X'%s' AND "
+		    "state = 'reserved_unpaid' AND (payer IS NULL OR (payer = X'%s' AND auth_nonce = "
+		    "X'%s'))", payer, nonce, r->cfg->chain_id, p->dg, payer, nonce);
+		if (db_exec(r->db, q, false) != DB_OK)
+			return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
+		if (mysql_affected_rows(r->db->my) != 1)
+			return resp_fail(w, ERR_ALREADY_REVIEWED, "review.routeId",
+			    "This review's publication is held by another payment (in progress, or whose "
+			    "outcome is not known yet); send the identical request with that payment's "
+			    "PAYMENT-SIGNATURE instead. Nothing was charged for this one.");
+	}
+	r->pay.finish = finish;
+	return ERR_NONE;
+}

@@ -1,0 +1,117 @@
+// Demo reviews in the two paid lanes for `make run` (tools/stack), published
+// through waymark's paid endpoints with the real x402 client (@x402/fetch)
+// and settled by the local facilitator (t/tools/facilitator.mjs):
+//   - self_reported (V3, $0.05): two routes, each reviewed by an Anvil test
+//     wallet that signs X402SelfReportedReview;
+//   - receipt_verified (V2, $0.01): two routes whose endpoint wallet (the
+//     seed's payTo key, which published the route's context, so the route's
+//     receipt authority is pinned) signs an official x402 offer and receipt
+//     for the reviewer, who signs X402ReceiptReview.
+// The publication fees are paid by Anvil account #9, which mints itself
+// test USDC first.
+//
+// Usage: node t/tools/demo-paid-reviews.mjs --api URL --rpc URL --state FILE --seed FILE
+// Prints {published, unchanged, rejected:[{lane, routeId, status, error}]};
+// exits 1 when any was rejected.
+import fs from 'node:fs';
+import { createWalletClient, defineChain, hashTypedData, http, keccak256, toBytes } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+import { x402Client } from '@x402/core/client';
+import { ExactEvmScheme } from '@x402/evm/exact/client';
+import { wrapFetchWithPayment } from '@x402/fetch';
+
+const opt = {};
+for (let i = 2; i < process.argv.length; i += 2) opt[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
+if (!opt.api || !opt.rpc || !opt.state || !opt.seed) {
+  process.stderr.write('usage: node demo-paid-reviews.mjs --api URL --rpc URL --state FILE --seed FILE\n');
+  process.exit(2);
+}
+const API = opt.api.replace(/\/+$/, '');
+const state = JSON.parse(fs.readFileSync(opt.state, 'utf8'));
+const seed = JSON.parse(fs.readFileSync(opt.seed, 'utf8'));
+const PAYER_KEY = '0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6'; // anvil #9
+const REVIEWER_KEYS = [
+  '0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba', // anvil #5
+  '0x92db14e403b83dfe3df233f83dfa3a0d7096f21ca9b0d6d6b8d88b2b4ec1564e', // anvil #6
+];
+const chainId = Number(state.chainId);
+const reviewDomain = (v) => ({ name: 'Boon X402 Review', version: v, chainId, verifyingContract: state.companion });
+const now = () => Math.floor(Date.now() / 1000);
+
+// Fund the payer with test USDC (TestUSDC.mint is open on the local chain).
+const chain = defineChain({ id: chainId, name: 'local', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+  rpcUrls: { default: { http: [opt.rpc] } } });
+const payer = privateKeyToAccount(PAYER_KEY);
+const wallet = createWalletClient({ account: payer, chain, transport: http(opt.rpc) });
+await wallet.writeContract({ address: state.usdc, functionName: 'mint', args: [payer.address, 1_000_000n],
+  abi: [{ type: 'function', name: 'mint', stateMutability: 'nonpayable',
+    inputs: [{ name: 'to', type: 'address' }, { name: 'amount', type: 'uint256' }], outputs: [{ type: 'bool' }] }] });
+const pay = wrapFetchWithPayment(fetch, new x402Client().register('eip155:*', new ExactEvmScheme(payer)));
+
+const out = { published: 0, unchanged: 0, rejected: [] };
+async function publish(lane, path, body) {
+  const res = await pay(`${API}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(body) });
+  const b = await res.json().catch(() => ({}));
+  if (res.status === 201) out.published++;
+  else if (res.status === 200 || (res.status === 409 && ['already_reviewed', 'receipt_already_used'].includes(b.error)))
+    out.unchanged++;
+  else out.rejected.push({ lane, routeId: body.review.routeId, status: res.status, error: b.error ?? null });
+}
+
+const V3_TEXTS = [
+  'Called it twice from an agent; both answers arrived in under a second. Self-reported, no receipt.',
+  'The response matched the documented schema; I have no receipt to attach, so this is self-reported.',
+];
+const V2_TEXTS = [
+  'Paid once, got the receipt and the documented answer; the signed receipt matched the offer exactly.',
+  'The receipt checks out against the offer; the answer was correct but slower than the note suggests.',
+];
+const routes = seed.routes ?? [];
+
+// self_reported (V3)
+for (const [i, r] of routes.slice(0, 2).entries()) {
+  const who = privateKeyToAccount(REVIEWER_KEYS[i]);
+  const policyVersion = 'boon.x402-review-policy/v3';
+  const review = { version: '3', policyVersion, routeId: r.routeId, reviewer: who.address, reviewText: V3_TEXTS[i], createdAt: now() };
+  const signature = await who.signTypedData({ domain: reviewDomain('3'), primaryType: 'X402SelfReportedReview',
+    types: { X402SelfReportedReview: [{ name: 'policyVersion', type: 'string' }, { name: 'routeId', type: 'bytes32' },
+      { name: 'reviewer', type: 'address' }, { name: 'reviewText', type: 'string' }, { name: 'createdAt', type: 'uint256' }] },
+    message: { ...review, createdAt: BigInt(review.createdAt) } });
+  await publish('self_reported', '/api/v1/x402/reviews/self-reported', { review, signature });
+}
+
+// receipt_verified (V2): the endpoint wallet issues the offer and receipt.
+const offerTypes = { Offer: [{ name: 'version', type: 'uint256' }, { name: 'resourceUrl', type: 'string' },
+  { name: 'scheme', type: 'string' }, { name: 'network', type: 'string' }, { name: 'asset', type: 'string' },
+  { name: 'payTo', type: 'string' }, { name: 'amount', type: 'string' }, { name: 'validUntil', type: 'uint256' }] };
+const receiptTypes = { Receipt: [{ name: 'version', type: 'uint256' }, { name: 'network', type: 'string' },
+  { name: 'resourceUrl', type: 'string' }, { name: 'payer', type: 'string' }, { name: 'issuedAt', type: 'uint256' },
+  { name: 'transaction', type: 'string' }] };
+for (const [i, r] of routes.slice(2, 4).entries()) {
+  const endpoint = privateKeyToAccount(keccak256(toBytes(`waymark:seed:payto:${new URL(r.url).origin}`)));
+  const who = privateKeyToAccount(REVIEWER_KEYS[i]);
+  const issuedAt = now() - 60;
+  const offerPayload = { version: 1, resourceUrl: r.url, scheme: 'exact', network: `eip155:${chainId}`,
+    asset: state.usdc, payTo: endpoint.address, amount: '10000', validUntil: 0 };
+  const receiptPayload = { version: 1, network: `eip155:${chainId}`, resourceUrl: r.url, payer: who.address, issuedAt };
+  const receiptMsg = { ...receiptPayload, version: 1n, issuedAt: BigInt(issuedAt), transaction: '' };
+  const receiptDomain = { name: 'x402 receipt', version: '1', chainId: 1 };
+  const evidence = {
+    offer: { format: 'eip712', acceptIndex: 0, payload: offerPayload,
+      signature: await endpoint.signTypedData({ domain: { name: 'x402 offer', version: '1', chainId: 1 }, types: offerTypes,
+        primaryType: 'Offer', message: { ...offerPayload, version: 1n, validUntil: 0n } }) },
+    receipt: { format: 'eip712', payload: receiptPayload,
+      signature: await endpoint.signTypedData({ domain: receiptDomain, types: receiptTypes, primaryType: 'Receipt', message: receiptMsg }) },
+  };
+  const receiptDigest = hashTypedData({ domain: receiptDomain, types: receiptTypes, primaryType: 'Receipt', message: receiptMsg });
+  const policyVersion = 'boon.x402-review-policy/v2';
+  const review = { version: '2', policyVersion, routeId: r.routeId, receiptDigest, reviewText: V2_TEXTS[i], createdAt: now() };
+  const signature = await who.signTypedData({ domain: reviewDomain('2'), primaryType: 'X402ReceiptReview',
+    types: { X402ReceiptReview: [{ name: 'policyVersion', type: 'string' }, { name: 'routeId', type: 'bytes32' },
+      { name: 'receiptDigest', type: 'bytes32' }, { name: 'reviewText', type: 'string' }, { name: 'createdAt', type: 'uint256' }] },
+    message: { ...review, createdAt: BigInt(review.createdAt) } });
+  await publish('receipt_verified', '/api/v1/x402/reviews/receipt-verified', { review, signature, evidence });
+}
+console.log(JSON.stringify(out));
+process.exit(out.rejected.length ? 1 : 0);
