@@ -12,6 +12,12 @@
 
 #define PAY_HEADER_MAX (24 * 1024)
 
+#define OUTCOME_UNKNOWN "The payment's outcome is not known yet (the facilitator did not " \
+	"answer); nothing is published. Send the identical request with the same PAYMENT-SIGNATURE " \
+	"again later: it completes once the payment shows on chain, is never charged twice, and " \
+	"fails with nothing charged if the authorization expires unused. Do not sign a " \
+	"replacement payment."
+
 /* Add base64(JSON obj) as header name; 0 or -1. */
 static int
 header_b64(struct resp *w, const char *name, json_object *obj)
@@ -100,16 +106,24 @@ settle(const struct gate *g, struct req *r, struct resp *w, const struct x402_re
 		payment_response(w, rq, p, false, NULL, fr.reason);
 		break;
 	case FAC_UNAVAILABLE:
-		/* The transfer may or may not have happened: never reuse this payment. */
+		/* The transfer may or may not have happened: never reuse this
+		 * payment for anything else. A resumable row asks the chain. */
 		log_unavailable(r, fr.err);
 		ledger_mark(r->db, p, LEDGER_FAILED, NULL, "settle_unknown");
 		buf_reset(&w->headers);
-		e = resp_fail(w, ERR_PAYMENT_UNAVAILABLE, NULL, NULL);
+		if ((r->ep->flags & EP_PAY_RESUME) && x402_authorization_state(g->cfg, p) == X402_AUTH_USED) {
+			ledger_mark(r->db, p, LEDGER_SETTLED, NULL, NULL);
+			payment_response(w, rq, p, true, "", NULL);
+			break;
+		}
+		e = resp_fail(w, ERR_PAYMENT_UNAVAILABLE, NULL, (r->ep->flags & EP_PAY_RESUME) ?
+		    OUTCOME_UNKNOWN : NULL);
 		break;
 	}
 	fac_result_release(&fr);
 	return e;
 }
+
 
 /*
  * The prepay hook of the row, when it has one: 200 with an empty body
@@ -144,6 +158,34 @@ resume(struct req *r, struct resp *w, const struct x402_requirements *rq, const 
 	return r->pay.finish(r, w);
 }
 
+/*
+ * An EP_PAY_RESUME payment whose outcome was unknown (ledger_unknown_here),
+ * presented again: the chain decides. Used: it settled, so serve what it
+ * bought (*charged). Unused and expired: it never will move money; nothing
+ * was charged. Unused and still valid: ERR_NONE with nothing written, so
+ * the caller verifies and settles it now (an EIP-3009 nonce moves money
+ * once, so this never charges twice). The chain unreachable: still unknown.
+ */
+static enum err
+resolve_unknown(const struct gate *g, struct req *r, struct resp *w,
+    const struct x402_requirements *rq, const struct x402_payment *p, bool expired, bool *charged)
+{
+	switch (x402_authorization_state(g->cfg, p)) {
+	case X402_AUTH_USED:
+		ledger_mark(r->db, p, LEDGER_SETTLED, NULL, NULL);
+		*charged = true;
+		return resume(r, w, rq, p, NULL, false);
+	case X402_AUTH_UNUSED:
+		if (!expired)
+			return ERR_NONE;
+		ledger_mark(r->db, p, LEDGER_FAILED, NULL, "expired_unsettled");
+		return challenge(w, rq, ERR_PAYMENT_MISMATCH, "This payment authorization expired without "
+		    "being settled: nothing was charged. Sign a new payment.");
+	default:
+		return resp_fail(w, ERR_PAYMENT_UNAVAILABLE, NULL, OUTCOME_UNKNOWN);
+	}
+}
+
 enum err
 pay_run(const struct gate *g, struct req *r, struct resp *w)
 {
@@ -154,7 +196,7 @@ pay_run(const struct gate *g, struct req *r, struct resp *w)
 	const char *hdr = req_header(r, "payment-signature");
 	char msg[256];
 	uint8_t txb[32];
-	bool has_tx = false, charged = false;
+	bool has_tx = false, charged = false, unknown_retry = false;
 	enum err e;
 
 	if (x402_requirements_init(&rq, g->cfg, r->ep->price_usdc, r->path, r->query, r->ep->summary,
@@ -176,6 +218,16 @@ pay_run(const struct gate *g, struct req *r, struct resp *w)
 	switch (x402_payment_parse(hdr, &rq, (uint64_t)time(NULL), &p, msg, sizeof(msg))) {
 	case X402_PARSE_OK:
 		break;
+	case X402_PARSE_EXPIRED:
+		if ((r->ep->flags & EP_PAY_RESUME) && db_connect(g->db) == DB_OK) {
+			r->db = g->db;
+			if (ledger_unknown_here(r->db, &p, &rq, r->ep->id) == LEDGER_OK) {
+				e = resolve_unknown(g, r, w, &rq, &p, true, &charged);
+				goto out;
+			}
+		}
+		e = challenge(w, &rq, ERR_PAYMENT_MISMATCH, msg);
+		goto out;
 	case X402_PARSE_MISMATCH:
 		e = challenge(w, &rq, ERR_PAYMENT_MISMATCH, msg);
 		goto out;
@@ -200,6 +252,14 @@ pay_run(const struct gate *g, struct req *r, struct resp *w)
 			e = resume(r, w, &rq, &p, txb, has_tx);
 			goto out;
 		}
+		if ((r->ep->flags & EP_PAY_RESUME) &&
+		    ledger_unknown_here(r->db, &p, &rq, r->ep->id) == LEDGER_OK) {
+			e = resolve_unknown(g, r, w, &rq, &p, false, &charged);
+			if (e != ERR_NONE || charged)
+				goto out;
+			unknown_retry = true;   /* unused and still valid: verify and settle it now */
+			break;
+		}
 		e = challenge(w, &rq, ERR_PAYMENT_USED, NULL);
 		goto out;
 	default:
@@ -211,12 +271,24 @@ pay_run(const struct gate *g, struct req *r, struct resp *w)
 	case FAC_OK:
 		break;
 	case FAC_REFUSED:
+		if (unknown_retry) {
+			/* Perhaps refused because the earlier settlement just landed:
+			 * the outcome stays the chain's to tell. */
+			e = resolve_unknown(g, r, w, &rq, &p, false, &charged);
+			if (e == ERR_NONE && !charged)
+				e = resp_fail(w, ERR_PAYMENT_UNAVAILABLE, NULL, OUTCOME_UNKNOWN);
+			goto out;
+		}
 		ledger_mark(r->db, &p, LEDGER_FAILED, NULL, fr.reason);
 		snprintf(msg, sizeof(msg), "The facilitator found the payment invalid (%s).", fr.reason);
 		e = challenge(w, &rq, ERR_PAYMENT_REJECTED, msg);
 		goto out;
 	case FAC_UNAVAILABLE:
 		log_unavailable(r, fr.err);
+		if (unknown_retry) {    /* the ledger keeps settle_unknown */
+			e = resp_fail(w, ERR_PAYMENT_UNAVAILABLE, NULL, OUTCOME_UNKNOWN);
+			goto out;
+		}
 		ledger_mark(r->db, &p, LEDGER_RELEASED, NULL, "verify_unavailable");
 		e = resp_fail(w, ERR_PAYMENT_UNAVAILABLE, NULL, NULL);
 		goto out;
@@ -225,8 +297,10 @@ pay_run(const struct gate *g, struct req *r, struct resp *w)
 	if (r->db->in_txn)
 		db_rollback(r->db);
 	if (w->status >= 400) {
-		/* Not served: nothing is settled, and the payment stays the payer's. */
-		ledger_mark(r->db, &p, LEDGER_RELEASED, NULL, "handler_failed");
+		/* Not served: nothing is settled, and the payment stays the
+		 * payer's (an unknown outcome stays unknown). */
+		if (!unknown_retry)
+			ledger_mark(r->db, &p, LEDGER_RELEASED, NULL, "handler_failed");
 		goto out;
 	}
 	e = settle(g, r, w, &rq, &p, reqs);

@@ -26,7 +26,14 @@
  *   - EP_PAY_RESUME rows: a payment whose ledger row is settled for this
  *     same resource is not refused as used: the handler runs with
  *     r->pay.settled_earlier, nothing is verified or settled again, and
- *     PAYMENT-RESPONSE repeats the earlier transaction.
+ *     PAYMENT-RESPONSE repeats the earlier transaction;
+ *   - EP_PAY_RESUME rows, unknown outcome: when /settle got no answer, the
+ *     ledger row says settle_unknown and the answer is 503 asking for the
+ *     identical request later (a cancel hook must keep what such a
+ *     payment may have paid for). Presented again (even expired), the
+ *     chain decides (x402_authorization_state): used, served as settled
+ *     earlier; unused and valid, verified and settled now; unused and
+ *     expired, refused with nothing charged; unreachable, 503 again.
  */
 #ifndef WAYMARK_PAY_H
 #define WAYMARK_PAY_H

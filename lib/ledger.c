@@ -68,9 +68,10 @@ out:
 	return rc;
 }
 
-enum ledger_rc
-ledger_settled_here(struct db *db, const struct x402_payment *p, const struct x402_requirements *rq,
-    const char *endpoint_id, uint8_t tx[32], bool *has_tx)
+/* p's row bound to rq and endpoint_id in a state matching cond (SQL). */
+static enum ledger_rc
+lookup(struct db *db, const struct x402_payment *p, const struct x402_requirements *rq,
+    const char *endpoint_id, const char *cond, uint8_t tx[32], bool *has_tx)
 {
 	char payer[ADDR_LEN * 2 + 3], nonce[32 * 2 + 3], pay_to[ADDR_LEN * 2 + 3], ep[2 * 128 + 1];
 	size_t ulen = strlen(rq->url);
@@ -90,8 +91,8 @@ ledger_settled_here(struct db *db, const struct x402_payment *p, const struct x4
 	raw_hex(p->nonce, 32, nonce);
 	raw_hex(rq->pay_to.b, ADDR_LEN, pay_to);
 	n = snprintf(sql, cap, "SELECT tx_hash FROM x402_payments WHERE payer = UNHEX('%s') AND "
-	    "auth_nonce = UNHEX('%s') AND status = 'settled' AND resource_url = '%s' AND amount = %s "
-	    "AND pay_to = UNHEX('%s') AND endpoint_id = '%s'", payer + 2, nonce + 2, url, rq->amount,
+	    "auth_nonce = UNHEX('%s') AND %s AND resource_url = '%s' AND amount = %s "
+	    "AND pay_to = UNHEX('%s') AND endpoint_id = '%s'", payer + 2, nonce + 2, cond, url, rq->amount,
 	    pay_to + 2, ep);
 	if (n < 0 || (size_t)n >= cap || db_query(db, sql, &res) != DB_OK)
 		goto out;
@@ -111,6 +112,25 @@ out:
 	free(url);
 	free(sql);
 	return rc;
+}
+
+enum ledger_rc
+ledger_settled_here(struct db *db, const struct x402_payment *p, const struct x402_requirements *rq,
+    const char *endpoint_id, uint8_t tx[32], bool *has_tx)
+{
+	return lookup(db, p, rq, endpoint_id, "status = 'settled'", tx, has_tx);
+}
+
+enum ledger_rc
+ledger_unknown_here(struct db *db, const struct x402_payment *p, const struct x402_requirements *rq,
+    const char *endpoint_id)
+{
+	uint8_t tx[32];
+	bool has_tx;
+
+	return lookup(db, p, rq, endpoint_id, "((status = 'failed' AND reason = 'settle_unknown') OR "
+	    "(status = 'reserved' AND updated_at < UTC_TIMESTAMP(6) - INTERVAL " LEDGER_ABANDONED_S
+	    " SECOND))", tx, &has_tx);
 }
 
 int

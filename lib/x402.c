@@ -5,6 +5,7 @@
 
 #include "hex.h"
 #include "json.h"
+#include "rpc.h"
 #include "sig.h"
 #include "typed.h"
 #include "u256.h"
@@ -362,7 +363,7 @@ check_binding(json_object *o, const struct x402_requirements *rq, const struct x
 	}
 	if (p->valid_before < now + VALID_BEFORE_MARGIN) {
 		snprintf(msg, cap, "authorization.validBefore has passed or is too close; sign a new payment.");
-		return X402_PARSE_MISMATCH;
+		return X402_PARSE_EXPIRED;
 	}
 	return X402_PARSE_OK;
 }
@@ -415,4 +416,32 @@ x402_payment_release(struct x402_payment *p)
 {
 	json_object_put(p->payload);
 	p->payload = NULL;
+}
+
+enum x402_auth_state
+x402_authorization_state(const struct config *cfg, const struct x402_payment *p)
+{
+	struct rpc *node = rpc_shared(cfg->rpc_url, (long)cfg->rpc_timeout_ms);
+	char params[512], token[ADDR_TEXT_LEN + 1], from[ADDR_TEXT_LEN + 1], nonce[67];
+	json_object *res = NULL;
+	const char *s;
+	enum x402_auth_state st = X402_AUTH_UNKNOWN;
+
+	if (node == NULL)
+		return X402_AUTH_UNKNOWN;
+	addr_format_lower(&cfg->usdc_address, token);
+	addr_format_lower(&p->from, from);
+	hex_encode(p->nonce, 32, nonce);
+	/* authorizationState(address,bytes32): selector 0xe94a0102. */
+	snprintf(params, sizeof(params), "[{\"to\":\"%s\",\"data\":\"0xe94a0102000000000000000000000000"
+	    "%s%s\"},\"latest\"]", token, from + 2, nonce + 2);
+	if (rpc_call(node, "eth_call", params, &res) != RPC_OK) {
+		fprintf(stderr, "waymark: authorizationState: %s\n", node->err);
+		return X402_AUTH_UNKNOWN;
+	}
+	s = json_object_is_type(res, json_type_string) ? json_object_get_string(res) : "";
+	if (strlen(s) == 66 && strncmp(s, "0x", 2) == 0 && strspn(s + 2, "0") >= 63)
+		st = s[65] == '1' ? X402_AUTH_USED : s[65] == '0' ? X402_AUTH_UNUSED : X402_AUTH_UNKNOWN;
+	json_object_put(res);
+	return st;
 }

@@ -69,6 +69,7 @@ enum x402_parse {
 	X402_PARSE_OK = 0,
 	X402_PARSE_MALFORMED,   /* not base64, not JSON, not the v2 exact shape, bad signature */
 	X402_PARSE_MISMATCH,    /* well-formed, but for another resource, price, payee or time */
+	X402_PARSE_EXPIRED,     /* well-formed and bound here, but validBefore has passed */
 	X402_PARSE__MAX
 };
 
@@ -103,12 +104,27 @@ int x402_base64_decode(const char *s, size_t slen, uint8_t *out, size_t cap, siz
 /*
  * Decode, parse strictly and bind the PAYMENT-SIGNATURE header value hdr
  * to rq at Unix time now. On X402_PARSE_OK *out holds the payment (release
- * it); otherwise *out holds nothing to release and msg[cap] says why.
+ * it); otherwise *out holds nothing to release and msg[cap] says why. On
+ * X402_PARSE_EXPIRED (bound to rq, but validBefore has passed or is too
+ * close) out's from, to, nonce, value and times are still filled, so the
+ * caller can ask the chain what became of it.
  */
 enum x402_parse x402_payment_parse(const char *hdr, const struct x402_requirements *rq,
     uint64_t now, struct x402_payment *out, char *msg, size_t cap);
 
 /* Release what x402_payment_parse stored; safe on a zeroed struct. */
 void x402_payment_release(struct x402_payment *p);
+
+enum x402_auth_state {
+	X402_AUTH_USED,         /* the token recorded the authorization: the transfer happened */
+	X402_AUTH_UNUSED,       /* not (yet) used */
+	X402_AUTH_UNKNOWN,      /* no rpc_url, or the node could not answer */
+};
+
+/*
+ * What the chain (cfg->rpc_url) says of p's EIP-3009 authorization:
+ * authorizationState(from, nonce) on cfg->usdc_address, at the latest block.
+ */
+enum x402_auth_state x402_authorization_state(const struct config *cfg, const struct x402_payment *p);
 
 #endif

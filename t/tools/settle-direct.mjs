@@ -1,0 +1,31 @@
+// Settle an x402 exact (EIP-3009) payment straight on the chain, as a
+// facilitator would just before it vanished: decode a PAYMENT-SIGNATURE
+// header and submit USDC.transferWithAuthorization(..., bytes signature).
+// Usage: node settle-direct.mjs --rpc URL --usdc ADDRESS --header FILE [--key 0xKEY]
+// Prints {transaction, status}.
+import fs from 'node:fs';
+import { createWalletClient, defineChain, http, publicActions } from 'viem';
+import { privateKeyToAccount } from 'viem/accounts';
+
+const opt = {};
+for (let i = 2; i < process.argv.length; i += 2) opt[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
+if (!opt.rpc || !opt.usdc || !opt.header) {
+  process.stderr.write('usage: node settle-direct.mjs --rpc URL --usdc ADDRESS --header FILE [--key 0xKEY]\n');
+  process.exit(2);
+}
+const payload = JSON.parse(Buffer.from(fs.readFileSync(opt.header, 'utf8').trim(), 'base64').toString('utf8')).payload;
+const a = payload.authorization;
+const chainId = Number((await (await fetch(opt.rpc, { method: 'POST', headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }) })).json()).result);
+const chain = defineChain({ id: chainId, name: 'local', nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 },
+  rpcUrls: { default: { http: [opt.rpc] } } });
+const account = privateKeyToAccount(opt.key ?? '0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6');
+const w = createWalletClient({ account, chain, transport: http(opt.rpc) }).extend(publicActions);
+const hash = await w.writeContract({ address: opt.usdc, functionName: 'transferWithAuthorization',
+  abi: [{ type: 'function', name: 'transferWithAuthorization', stateMutability: 'nonpayable', outputs: [],
+    inputs: [{ name: 'from', type: 'address' }, { name: 'to', type: 'address' }, { name: 'value', type: 'uint256' },
+      { name: 'validAfter', type: 'uint256' }, { name: 'validBefore', type: 'uint256' }, { name: 'nonce', type: 'bytes32' },
+      { name: 'signature', type: 'bytes' }] }],
+  args: [a.from, a.to, BigInt(a.value), BigInt(a.validAfter), BigInt(a.validBefore), a.nonce, payload.signature] });
+const r = await w.waitForTransactionReceipt({ hash });
+console.log(JSON.stringify({ transaction: hash, status: r.status }));
