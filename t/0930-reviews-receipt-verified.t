@@ -199,6 +199,10 @@ rec=$(node "$tools/pay.mjs" --key $KEY1 --url "$URL/api/v1/x402/routes/$CROUTE")
 is "$(jq -c '.body.route.receiptAuthority | [.status, .signer, .payTo, .sources.signer]' <<<"$rec")" \
 	"[\"available\",\"$ADDR0\",\"0x0000000000000000000000000000000000000001\",\"catalog_offer\"]" \
 	"route record: receiptAuthority pinned from the catalog's signed offer"
+sleep 1.2   # each worker rechecks its discovery corpus at most once a second
+req GET "/api/v1/x402/discovery?limit=20"
+order0=$(jqr '[.candidates[].routeId] | join(",")')
+like "$order0" ".+,${CROUTE}" "discovery lists the catalog route, not first (so a reviews-first order would move it)"
 cat=$(sign '.routeId = "'$CROUTE'" | .url = "'$CURL'" | .payTo = "0x0000000000000000000000000000000000000001" | .amount = "1000" | .text = "Catalog-listed forecast; receipt signed by the listed key."')
 res=$(pay "$cat")
 is "$(jq -r '.status, .body.verification.receiptAuthority.sources.signer, .body.receipt.payTo' <<<"$res" | tr '\n' ' ')" \
@@ -244,6 +248,11 @@ is "$(usdc_now)" "$((before - 10000))" "10000 USDC moved exactly once"
 req POST "$P" -H 'Content-Type: application/json' -H "PAYMENT-SIGNATURE: $(cat "$http_tmp/sigB")" --data-binary "@$http_tmp/bB"
 is "$status" 200 "once more: 200, the published review, no charge"
 is "$(usdc_now)" "$((before - 10000))" "nothing more moved"
+
+sleep 1.2
+req GET "/api/v1/x402/discovery?limit=20"
+is "$(jqr '[.candidates[].routeId] | join(",")')" "$order0" \
+	"receipt_verified reviews (three more, two on the catalog route) never change discovery order"
 
 # ---- the paid and free reads show it in its own lane
 req GET "/api/site/x402/routes/$ROUTE/reviews"
