@@ -596,7 +596,7 @@ static json_object *
 match_reasons(const struct cand *c, const uint32_t *matched, const struct terms *tm)
 {
 	json_object *a = json_object_new_array();
-	char line[512];
+	char line[64 + TERMS_MAX * (64 + 4) + 64];   /* never cuts a term (at most 64 bytes each) */
 
 	if (tm->n == 0)
 		json_object_array_add(a, json_object_new_string(

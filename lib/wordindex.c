@@ -27,6 +27,25 @@ is_word_byte(unsigned char c)
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c >= 0x80;
 }
 
+/*
+ * The length of w[0..k) without a UTF-8 sequence cut off at its end (a word
+ * is cut at WORD_MAX bytes, which may fall inside a character).
+ */
+static size_t
+utf8_whole(const char *w, size_t k)
+{
+	size_t p = k, need;
+	unsigned char c;
+
+	while (p > 0 && ((unsigned char)w[p - 1] & 0xC0) == 0x80)
+		p--;
+	if (p == 0)
+		return k;   /* no lead byte at all: left to the caller's UTF-8 checks */
+	c = (unsigned char)w[p - 1];
+	need = c < 0x80 ? 1 : c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC0 ? 2 : 1;
+	return p - 1 + need <= k ? k : p - 1;
+}
+
 void
 wordindex_words(const char *text, size_t len, void (*fn)(const char *word, void *arg), void *arg)
 {
@@ -43,6 +62,7 @@ wordindex_words(const char *text, size_t len, void (*fn)(const char *word, void 
 			if (k < WORD_MAX)
 				word[k++] = (char)(c >= 'A' && c <= 'Z' ? c + 32 : c);
 		}
+		k = utf8_whole(word, k);
 		if (k > 0) {
 			word[k] = '\0';
 			fn(word, arg);

@@ -59,6 +59,24 @@ main(void)
 	is_str(joined, "\xc3\x9c" "bersetzung|f\xc3\xbcr|\xe6\x9d\xb1\xe4\xba\xac|routes|",
 	    "non-ASCII bytes stay inside words");
 
+	{
+		/* 22 three-byte characters (66 bytes): cut at 64 bytes, never inside a character. */
+		char cjk[22 * 3 + 1], want[21 * 3 + 2];
+
+		for (int i = 0; i < 22; i++)
+			memcpy(cjk + 3 * i, "\xe6\x9d\xb1", 3);
+		cjk[66] = '\0';
+		memcpy(want, cjk, 63);
+		memcpy(want + 63, "|", 2);
+		joined[0] = '\0';
+		wordindex_words(cjk, strlen(cjk), join, NULL);
+		is_str(joined, want, "a long non-ASCII word is cut at a character boundary (63 of 64 bytes)");
+		cjk[64] = '\0';     /* 21 characters and a cut-off lead byte plus one continuation */
+		joined[0] = '\0';
+		wordindex_words(cjk, 64, join, NULL);
+		is_str(joined, want, "a truncated character at the end of the text is dropped too");
+	}
+
 	wordindex_init(&w);
 	ok(wordindex_add(&w, 0, 0, t0, strlen(t0)) == 0 && wordindex_add(&w, 0, 1, t0, strlen(t0)) == 0 &&
 	    wordindex_add(&w, 1, 3, t1, strlen(t1)) == 0 && wordindex_add(&w, 2, 1, t2, strlen(t2)) == 0 &&
