@@ -12,6 +12,9 @@
 
 #define PAY_HEADER_MAX (24 * 1024)
 
+#define SETTLE_UNKNOWN "The facilitator did not answer while settling: this payment may or may " \
+	"not have been charged, and it cannot be used again. Nothing was served."
+#define EXPIRY_MARGIN 60   /* seconds past validBefore before an unused authorization is dead */
 #define OUTCOME_UNKNOWN "The payment's outcome is not known yet (the facilitator did not " \
 	"answer); nothing is published. Send the identical request with the same PAYMENT-SIGNATURE " \
 	"again later: it completes once the payment shows on chain, is never charged twice, and " \
@@ -75,7 +78,7 @@ log_unavailable(const struct req *r, const char *what)
 /* Settle after a successful handler run; rewrites w when settlement fails. */
 static enum err
 settle(const struct gate *g, struct req *r, struct resp *w, const struct x402_requirements *rq,
-    struct x402_payment *p, json_object *reqs)
+    struct x402_payment *p, json_object *reqs, bool unknown_retry)
 {
 	struct fac_result fr;
 	json_object *t = NULL;
@@ -100,6 +103,19 @@ settle(const struct gate *g, struct req *r, struct resp *w, const struct x402_re
 		payment_response(w, rq, p, true, have_tx ? tx : "", NULL);
 		break;
 	case FAC_REFUSED:
+		if (unknown_retry) {
+			/* Refused, perhaps because the earlier settlement landed
+			 * meanwhile: the chain tells; anything else stays unknown. */
+			if (x402_authorization_state(g->cfg, p) == X402_AUTH_USED) {
+				ledger_mark(r->db, p, LEDGER_SETTLED, NULL, NULL);
+				payment_response(w, rq, p, true, "", NULL);
+				break;
+			}
+			ledger_mark(r->db, p, LEDGER_FAILED, NULL, "settle_unknown");
+			buf_reset(&w->headers);
+			e = resp_fail(w, ERR_PAYMENT_UNAVAILABLE, NULL, OUTCOME_UNKNOWN);
+			break;
+		}
 		ledger_mark(r->db, p, LEDGER_FAILED, NULL, fr.reason);
 		buf_reset(&w->body);
 		e = challenge(w, rq, ERR_SETTLEMENT_FAILED, NULL);
@@ -117,7 +133,7 @@ settle(const struct gate *g, struct req *r, struct resp *w, const struct x402_re
 			break;
 		}
 		e = resp_fail(w, ERR_PAYMENT_UNAVAILABLE, NULL, (r->ep->flags & EP_PAY_RESUME) ?
-		    OUTCOME_UNKNOWN : NULL);
+		    OUTCOME_UNKNOWN : SETTLE_UNKNOWN);
 		break;
 	}
 	fac_result_release(&fr);
@@ -160,30 +176,56 @@ resume(struct req *r, struct resp *w, const struct x402_requirements *rq, const 
 
 /*
  * An EP_PAY_RESUME payment whose outcome was unknown (ledger_unknown_here),
- * presented again: the chain decides. Used: it settled, so serve what it
- * bought (*charged). Unused and expired: it never will move money; nothing
- * was charged. Unused and still valid: ERR_NONE with nothing written, so
- * the caller verifies and settles it now (an EIP-3009 nonce moves money
- * once, so this never charges twice). The chain unreachable: still unknown.
+ * presented again: the chain decides.
+ *   used by this transfer   it settled: serve what it bought (*charged)
+ *   used otherwise (void)   it never pays: refused, nothing served
+ *   unused, still valid     claim it (ledger_claim_unknown) and return
+ *                           ERR_NONE with nothing written: the caller
+ *                           verifies and settles it now (*retry); an
+ *                           EIP-3009 nonce moves money once, so this never
+ *                           charges twice
+ *   unused, expired         past validBefore + EXPIRY_MARGIN: it never will
+ *                           move money; nothing was charged
+ *   otherwise               still unknown: 503
  */
 static enum err
 resolve_unknown(const struct gate *g, struct req *r, struct resp *w,
-    const struct x402_requirements *rq, const struct x402_payment *p, bool expired, bool *charged)
+    const struct x402_requirements *rq, const struct x402_payment *p, bool *charged, bool *retry)
 {
+	uint64_t now = (uint64_t)time(NULL);
+
 	switch (x402_authorization_state(g->cfg, p)) {
 	case X402_AUTH_USED:
 		ledger_mark(r->db, p, LEDGER_SETTLED, NULL, NULL);
 		*charged = true;
 		return resume(r, w, rq, p, NULL, false);
+	case X402_AUTH_VOID:
+		ledger_mark(r->db, p, LEDGER_FAILED, NULL, "authorization_void");
+		return challenge(w, rq, ERR_PAYMENT_REJECTED, "This authorization's nonce was used without "
+		    "paying this resource (canceled, or spent by another authorization): nothing is served "
+		    "for it.");
 	case X402_AUTH_UNUSED:
-		if (!expired)
+		if (p->valid_before + EXPIRY_MARGIN < now) {
+			ledger_mark(r->db, p, LEDGER_FAILED, NULL, "expired_unsettled");
+			return challenge(w, rq, ERR_PAYMENT_MISMATCH, "This payment authorization expired "
+			    "without being settled: nothing was charged. Sign a new payment.");
+		}
+		if (p->payload == NULL || p->valid_before <= now)
+			break;          /* expiring: wait until it is surely dead */
+		switch (ledger_claim_unknown(r->db, p)) {
+		case LEDGER_OK:
+			*retry = true;
 			return ERR_NONE;
-		ledger_mark(r->db, p, LEDGER_FAILED, NULL, "expired_unsettled");
-		return challenge(w, rq, ERR_PAYMENT_MISMATCH, "This payment authorization expired without "
-		    "being settled: nothing was charged. Sign a new payment.");
+		case LEDGER_USED:
+			return resp_fail(w, ERR_PAYMENT_UNAVAILABLE, NULL, "This payment is being settled "
+			    "by another request; send the identical request again in a moment.");
+		default:
+			return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
+		}
 	default:
-		return resp_fail(w, ERR_PAYMENT_UNAVAILABLE, NULL, OUTCOME_UNKNOWN);
+		break;
 	}
+	return resp_fail(w, ERR_PAYMENT_UNAVAILABLE, NULL, OUTCOME_UNKNOWN);
 }
 
 enum err
@@ -219,10 +261,18 @@ pay_run(const struct gate *g, struct req *r, struct resp *w)
 	case X402_PARSE_OK:
 		break;
 	case X402_PARSE_EXPIRED:
+		/* Too late to pay with; but it may have paid here already. */
+		memcpy(r->pay.payer, p.from.b, sizeof(r->pay.payer));
+		memcpy(r->pay.nonce, p.nonce, sizeof(r->pay.nonce));
 		if ((r->ep->flags & EP_PAY_RESUME) && db_connect(g->db) == DB_OK) {
 			r->db = g->db;
+			if (ledger_settled_here(r->db, &p, &rq, r->ep->id, txb, &has_tx) == LEDGER_OK) {
+				charged = true;
+				e = resume(r, w, &rq, &p, txb, has_tx);
+				goto out;
+			}
 			if (ledger_unknown_here(r->db, &p, &rq, r->ep->id) == LEDGER_OK) {
-				e = resolve_unknown(g, r, w, &rq, &p, true, &charged);
+				e = resolve_unknown(g, r, w, &rq, &p, &charged, &unknown_retry);
 				goto out;
 			}
 		}
@@ -254,11 +304,10 @@ pay_run(const struct gate *g, struct req *r, struct resp *w)
 		}
 		if ((r->ep->flags & EP_PAY_RESUME) &&
 		    ledger_unknown_here(r->db, &p, &rq, r->ep->id) == LEDGER_OK) {
-			e = resolve_unknown(g, r, w, &rq, &p, false, &charged);
-			if (e != ERR_NONE || charged)
+			e = resolve_unknown(g, r, w, &rq, &p, &charged, &unknown_retry);
+			if (!unknown_retry)
 				goto out;
-			unknown_retry = true;   /* unused and still valid: verify and settle it now */
-			break;
+			break;          /* claimed, unused and still valid: verify and settle it now */
 		}
 		e = challenge(w, &rq, ERR_PAYMENT_USED, NULL);
 		goto out;
@@ -274,9 +323,14 @@ pay_run(const struct gate *g, struct req *r, struct resp *w)
 		if (unknown_retry) {
 			/* Perhaps refused because the earlier settlement just landed:
 			 * the outcome stays the chain's to tell. */
-			e = resolve_unknown(g, r, w, &rq, &p, false, &charged);
-			if (e == ERR_NONE && !charged)
-				e = resp_fail(w, ERR_PAYMENT_UNAVAILABLE, NULL, OUTCOME_UNKNOWN);
+			if (x402_authorization_state(g->cfg, &p) == X402_AUTH_USED) {
+				ledger_mark(r->db, &p, LEDGER_SETTLED, NULL, NULL);
+				charged = true;
+				e = resume(r, w, &rq, &p, NULL, false);
+				goto out;
+			}
+			ledger_mark(r->db, &p, LEDGER_FAILED, NULL, "settle_unknown");
+			e = resp_fail(w, ERR_PAYMENT_UNAVAILABLE, NULL, OUTCOME_UNKNOWN);
 			goto out;
 		}
 		ledger_mark(r->db, &p, LEDGER_FAILED, NULL, fr.reason);
@@ -285,7 +339,8 @@ pay_run(const struct gate *g, struct req *r, struct resp *w)
 		goto out;
 	case FAC_UNAVAILABLE:
 		log_unavailable(r, fr.err);
-		if (unknown_retry) {    /* the ledger keeps settle_unknown */
+		if (unknown_retry) {    /* back to unknown */
+			ledger_mark(r->db, &p, LEDGER_FAILED, NULL, "settle_unknown");
 			e = resp_fail(w, ERR_PAYMENT_UNAVAILABLE, NULL, OUTCOME_UNKNOWN);
 			goto out;
 		}
@@ -299,18 +354,22 @@ pay_run(const struct gate *g, struct req *r, struct resp *w)
 	if (w->status >= 400) {
 		/* Not served: nothing is settled, and the payment stays the
 		 * payer's (an unknown outcome stays unknown). */
-		if (!unknown_retry)
+		if (unknown_retry)
+			ledger_mark(r->db, &p, LEDGER_FAILED, NULL, "settle_unknown");
+		else
 			ledger_mark(r->db, &p, LEDGER_RELEASED, NULL, "handler_failed");
 		goto out;
 	}
-	e = settle(g, r, w, &rq, &p, reqs);
+	e = settle(g, r, w, &rq, &p, reqs, unknown_retry);
 	charged = e == ERR_NONE;
 	if (charged && r->pay.finish)
 		e = r->pay.finish(r, w);
 out:
 	if (r->db && r->db->in_txn)
 		db_rollback(r->db);
-	if (!charged && r->pay.cancel && r->db)
+	/* Cancel hooks remove only what no payment may have paid for, so they
+	 * also run when a resumed handler refused. */
+	if ((!charged || w->status >= 400) && r->pay.cancel && r->db)
 		r->pay.cancel(r);
 	fac_result_release(&fr);
 	json_object_put(reqs);

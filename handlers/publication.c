@@ -107,13 +107,19 @@ static void
 cancel(struct req *r)
 {
 	struct publication *p = r->pay.ctx;
-	char q[512];
+	char q[2048], mine[160] = "", payer[41], nonce[65];
 
 	if (p == NULL || !p->reserved)
 		return;
+	if (p->adopted) {
+		/* Another request's reservation: only if this request's payment bound it. */
+		hex_digits(r->pay.payer, ADDR_LEN, payer);
+		hex_digits(r->pay.nonce, 32, nonce);
+		snprintf(mine, sizeof(mine), " AND payer = X'%s' AND auth_nonce = X'%s'", payer, nonce);
+	}
 	snprintf(q, sizeof(q), "UPDATE review_publications SET state = 'cancel_pending', updated_at = "
 	    "UTC_TIMESTAMP(6) WHERE chain_id = %" PRIu64 " AND digest = X'%s' AND state = "
-	    "'reserved_unpaid' AND " NOT_CHARGED, r->cfg->chain_id, p->dg);
+	    "'reserved_unpaid'%s AND " NOT_CHARGED, r->cfg->chain_id, p->dg, mine);
 	if (db_exec(r->db, q, false) != DB_OK)
 		return;
 	/* If this fails, the next reservation of the slot removes the row. */
@@ -261,7 +267,7 @@ answer_holder(struct req *r, struct resp *w, struct publication *p, const char *
 	 * payment step resolves a known payment, and binding (publication_post)
 	 * lets only one authorization ever pay for the record. */
 	if (r->pay.present) {
-		p->reserved = true;
+		p->reserved = p->adopted = true;
 		r->pay.cancel = cancel;
 	}
 	return ERR_NONE;
@@ -401,6 +407,10 @@ publication_complete_pending(struct db *db, uint64_t chain_id, unsigned min_age,
 	if (res && (pending = calloc(mysql_num_rows(res) + 1, sizeof(*pending))) != NULL)
 		while ((row = mysql_fetch_row(res)) != NULL)
 			snprintf(pending[n++], sizeof(dg), "%s", row[0]);
+	if (res && pending == NULL) {
+		mysql_free_result(res);
+		return DB_ERROR;
+	}
 	if (res)
 		mysql_free_result(res);
 	for (size_t i = 0; i < n; i++) {
@@ -424,8 +434,10 @@ static enum err
 finish(struct req *r, struct resp *w)
 {
 	struct publication *p = r->pay.ctx;
-	char q[1024], payer[41], nonce[65], tx[80] = "NULL";
+	char q[1536], payer[41], nonce[65], tx[80] = "NULL";
 	json_object *rec = NULL;
+	enum db_rc rc;
+	bool bound;
 
 	hex_digits(r->pay.payer, ADDR_LEN, payer);
 	hex_digits(r->pay.nonce, 32, nonce);
@@ -434,18 +446,29 @@ finish(struct req *r, struct resp *w)
 	/* The receipt first, so a record that cannot finish keeps it. */
 	snprintf(q, sizeof(q), "UPDATE review_publications SET state = 'settled_pending', payer = X'%s', "
 	    "auth_nonce = X'%s', tx_hash = %s, updated_at = UTC_TIMESTAMP(6) WHERE chain_id = %" PRIu64
-	    " AND digest = X'%s' AND state IN ('reserved_unpaid', 'settled_pending')", payer, nonce, tx,
-	    r->cfg->chain_id, p->dg);
+	    " AND digest = X'%s' AND state IN ('reserved_unpaid', 'settled_pending') AND (payer IS NULL "
+	    "OR (payer = X'%s' AND auth_nonce = X'%s'))", payer, nonce, tx, r->cfg->chain_id, p->dg,
+	    payer, nonce);
 	p->reserved = false;
 	if (db_exec(r->db, q, false) != DB_OK) {
 		fprintf(stderr, "waymark: %s %s: settled, receipt not checkpointed\n", r->method_text,
 		    r->ep->id);
 		return answer_pending(r, w, false);
 	}
-	if (publication_complete(r->db, r->cfg->chain_id, p->dg) == DB_OK) {
-		if (load_record(r, p, &rec) != DB_OK || rec == NULL)
+	bound = mysql_affected_rows(r->db->my) == 1;
+	rc = bound ? publication_complete(r->db, r->cfg->chain_id, p->dg) : DB_DUPLICATE;
+	if (rc == DB_OK || rc == DB_DUPLICATE) {
+		/* Published now, or already (by the identical retry or the scheduled task). */
+		if (load_record(r, p, &rec) != DB_OK)
 			return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
-		return resp_json(w, 201, rec) < 0 ? resp_fail(w, ERR_INTERNAL, NULL, NULL) : ERR_NONE;
+		if (rec != NULL)
+			return resp_json(w, rc == DB_OK ? 201 : 200, rec) < 0 ?
+			    resp_fail(w, ERR_INTERNAL, NULL, NULL) : ERR_NONE;
+	}
+	if (!bound) {
+		fprintf(stderr, "waymark: %s %s: settled, but the record is gone or held by another "
+		    "payment\n", r->method_text, r->ep->id);
+		return answer_pending(r, w, false);
 	}
 	fprintf(stderr, "waymark: %s %s: settled, publication not finished (settled_pending)\n",
 	    r->method_text, r->ep->id);

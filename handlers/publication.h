@@ -68,6 +68,7 @@ struct publication {
 	const char *authority_json;
 	void *lane_ctx;                   /* the lane's own state */
 	bool reserved;                    /* this request holds the reserved_unpaid record */
+	bool adopted;                     /* ... which an earlier request of this bundle made */
 };
 
 /*

@@ -149,10 +149,28 @@ ledger_mark(struct db *db, const struct x402_payment *p, enum ledger_status stat
 		snprintf(txs, sizeof(txs), "UNHEX('%s')", raw_hex(tx, 32, txh));
 	if (reason && strlen(reason) <= 96 && db_escape(db, reason, strlen(reason), why, sizeof(why)) == 0)
 		snprintf(rs, sizeof(rs), "'%s'", why);
+	/* A settled row stays settled: a late failure never downgrades it. */
 	n = snprintf(sql, sizeof(sql), "UPDATE x402_payments SET status = '%s', tx_hash = %s, reason = %s, "
-	    "updated_at = UTC_TIMESTAMP(6) WHERE payer = UNHEX('%s') AND auth_nonce = UNHEX('%s')",
-	    status_names[status], txs, rs, payer + 2, nonce + 2);
+	    "updated_at = UTC_TIMESTAMP(6) WHERE payer = UNHEX('%s') AND auth_nonce = UNHEX('%s')%s",
+	    status_names[status], txs, rs, payer + 2, nonce + 2,
+	    status == LEDGER_SETTLED ? "" : " AND status <> 'settled'");
 	if (n < 0 || (size_t)n >= sizeof(sql))
 		return -1;
 	return db_exec(db, sql, false) == DB_OK ? 0 : -1;
+}
+
+enum ledger_rc
+ledger_claim_unknown(struct db *db, const struct x402_payment *p)
+{
+	char payer[ADDR_LEN * 2 + 3], nonce[32 * 2 + 3], sql[768];
+
+	raw_hex(p->from.b, ADDR_LEN, payer);
+	raw_hex(p->nonce, 32, nonce);
+	snprintf(sql, sizeof(sql), "UPDATE x402_payments SET status = 'reserved', reason = 'unknown_retry', "
+	    "updated_at = UTC_TIMESTAMP(6) WHERE payer = UNHEX('%s') AND auth_nonce = UNHEX('%s') AND "
+	    "((status = 'failed' AND reason = 'settle_unknown') OR (status = 'reserved' AND updated_at < "
+	    "UTC_TIMESTAMP(6) - INTERVAL " LEDGER_ABANDONED_S " SECOND))", payer + 2, nonce + 2);
+	if (db_exec(db, sql, false) != DB_OK)
+		return LEDGER_UNAVAILABLE;
+	return mysql_affected_rows(db->my) == 1 ? LEDGER_OK : LEDGER_USED;
 }

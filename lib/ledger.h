@@ -56,7 +56,14 @@ enum ledger_rc ledger_unknown_here(struct db *db, const struct x402_payment *p,
     const struct x402_requirements *rq, const char *endpoint_id);
 
 /*
- * Move p's row to status, with the settlement transaction tx (32 bytes,
+ * Claim p's row of unknown outcome for one new settlement attempt (it goes
+ * back to reserved, which counts as possibly charged); LEDGER_OK for the
+ * one request that claimed it, LEDGER_USED when another did meanwhile.
+ */
+enum ledger_rc ledger_claim_unknown(struct db *db, const struct x402_payment *p);
+
+/*
+ * Move p's row to status (a settled row is never moved to another status), with the settlement transaction tx (32 bytes,
  * or NULL) and a facilitator reason code (or NULL). 0 or -1.
  */
 int ledger_mark(struct db *db, const struct x402_payment *p, enum ledger_status status,

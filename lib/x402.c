@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "hex.h"
 #include "json.h"
@@ -418,14 +419,95 @@ x402_payment_release(struct x402_payment *p)
 	p->payload = NULL;
 }
 
+/* The 0x-hex string result of method(params), into out[cap]; 0 or -1. */
+static int
+rpc_string(struct rpc *node, const char *method, const char *params, char *out, size_t cap)
+{
+	json_object *res = NULL;
+	int rc = -1;
+
+	if (rpc_call(node, method, params, &res) != RPC_OK) {
+		fprintf(stderr, "waymark: %s: %s\n", method, node->err);
+		return -1;
+	}
+	if (json_object_is_type(res, json_type_string) &&
+	    (size_t)json_object_get_string_len(res) < cap) {
+		snprintf(out, cap, "%s", json_object_get_string(res));
+		rc = 0;
+	}
+	json_object_put(res);
+	return rc;
+}
+
+/* A 32-byte topic equal to the address a (any case of hex)? */
+static bool
+topic_is_addr(json_object *t, const struct addr *a)
+{
+	char want[67], h[2 * ADDR_LEN + 3];
+
+	if (!json_object_is_type(t, json_type_string) || json_object_get_string_len(t) != 66)
+		return false;
+	hex_encode(a->b, ADDR_LEN, h);
+	snprintf(want, sizeof(want), "0x000000000000000000000000%s", h + 2);
+	return strcasecmp(json_object_get_string(t), want) == 0;
+}
+
+/* Does the receipt of tx carry token's Transfer(p->from, p->to, p->value)? -1 when unknown. */
+static int
+transfer_in(struct rpc *node, const struct addr *token, const char *tx, const struct x402_payment *p)
+{
+	static const char transfer[] = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
+	char params[128], amount[67];
+	json_object *rcpt = NULL, *logs = NULL;
+	struct u256 v;
+	uint8_t be[32];
+	int found = 0;
+
+	if (u256_parse_dec(p->value, strlen(p->value), &v) < 0)
+		return -1;
+	u256_to_be(&v, be);
+	hex_encode(be, 32, amount);
+	snprintf(params, sizeof(params), "[\"%s\"]", tx);
+	if (rpc_call(node, "eth_getTransactionReceipt", params, &rcpt) != RPC_OK ||
+	    !json_object_object_get_ex(rcpt, "logs", &logs) || !json_object_is_type(logs, json_type_array)) {
+		json_object_put(rcpt);
+		return -1;
+	}
+	for (size_t i = 0; i < json_object_array_length(logs) && !found; i++) {
+		json_object *l = json_object_array_get_idx(logs, i), *ad = NULL, *tp = NULL, *d = NULL;
+		struct addr from_log;
+		const char *as;
+
+		if (!json_object_object_get_ex(l, "address", &ad) || !json_object_object_get_ex(l, "topics", &tp) ||
+		    !json_object_object_get_ex(l, "data", &d) || !json_object_is_type(tp, json_type_array) ||
+		    json_object_array_length(tp) != 3 || !json_object_is_type(ad, json_type_string))
+			continue;
+		as = json_object_get_string(ad);
+		if (addr_parse(as, strlen(as), &from_log) < 0 || !addr_eq(&from_log, token))
+			continue;
+		found = strcasecmp(json_object_get_string(json_object_array_get_idx(tp, 0)), transfer) == 0 &&
+		    topic_is_addr(json_object_array_get_idx(tp, 1), &p->from) &&
+		    topic_is_addr(json_object_array_get_idx(tp, 2), &p->to) &&
+		    json_object_is_type(d, json_type_string) &&
+		    strcasecmp(json_object_get_string(d), amount) == 0;
+	}
+	json_object_put(rcpt);
+	return found;
+}
+
 enum x402_auth_state
 x402_authorization_state(const struct config *cfg, const struct x402_payment *p)
 {
+	static const char used_topic[] =
+	    "0x98de503528ee59b575ef0c0a2576a82497bfc029a5685b209e9ec333479b10a5";
+	static const char canceled_topic[] =
+	    "0x1cdd46ff242716cdaa72d159d339a485b3438398348d68f09d7c8c0a59353d81";
 	struct rpc *node = rpc_shared(cfg->rpc_url, (long)cfg->rpc_timeout_ms);
-	char params[512], token[ADDR_TEXT_LEN + 1], from[ADDR_TEXT_LEN + 1], nonce[67];
-	json_object *res = NULL;
-	const char *s;
+	char params[768], token[ADDR_TEXT_LEN + 1], from[ADDR_TEXT_LEN + 1], nonce[67], out[80];
+	json_object *logs = NULL, *tx = NULL;
+	uint64_t head = 0;
 	enum x402_auth_state st = X402_AUTH_UNKNOWN;
+	int t;
 
 	if (node == NULL)
 		return X402_AUTH_UNKNOWN;
@@ -435,13 +517,39 @@ x402_authorization_state(const struct config *cfg, const struct x402_payment *p)
 	/* authorizationState(address,bytes32): selector 0xe94a0102. */
 	snprintf(params, sizeof(params), "[{\"to\":\"%s\",\"data\":\"0xe94a0102000000000000000000000000"
 	    "%s%s\"},\"latest\"]", token, from + 2, nonce + 2);
-	if (rpc_call(node, "eth_call", params, &res) != RPC_OK) {
-		fprintf(stderr, "waymark: authorizationState: %s\n", node->err);
+	if (rpc_string(node, "eth_call", params, out, sizeof(out)) < 0 || strlen(out) != 66 ||
+	    strspn(out + 2, "0") < 63)
+		return X402_AUTH_UNKNOWN;
+	if (out[65] == '0')
+		return X402_AUTH_UNUSED;
+	if (out[65] != '1' || rpc_string(node, "eth_blockNumber", "[]", out, sizeof(out)) < 0 ||
+	    rpc_hex_u64(out, &head) < 0)
+		return X402_AUTH_UNKNOWN;
+	/* Used: by this very transfer, by another authorization, or canceled? */
+	snprintf(params, sizeof(params), "[{\"address\":\"%s\",\"fromBlock\":\"0x%" PRIx64 "\","
+	    "\"toBlock\":\"latest\",\"topics\":[[\"%s\",\"%s\"],\"0x000000000000000000000000%s\","
+	    "\"%s\"]}]", token, head > X402_AUTH_LOOKBACK ? head - X402_AUTH_LOOKBACK : 0, used_topic,
+	    canceled_topic, from + 2, nonce);
+	if (rpc_call(node, "eth_getLogs", params, &logs) != RPC_OK || !json_object_is_type(logs,
+	    json_type_array)) {
+		json_object_put(logs);
 		return X402_AUTH_UNKNOWN;
 	}
-	s = json_object_is_type(res, json_type_string) ? json_object_get_string(res) : "";
-	if (strlen(s) == 66 && strncmp(s, "0x", 2) == 0 && strspn(s + 2, "0") >= 63)
-		st = s[65] == '1' ? X402_AUTH_USED : s[65] == '0' ? X402_AUTH_UNUSED : X402_AUTH_UNKNOWN;
-	json_object_put(res);
+	if (json_object_array_length(logs) == 0) {
+		/* Used too long ago to look up. */
+		json_object_put(logs);
+		return X402_AUTH_UNKNOWN;
+	}
+	if (json_object_object_get_ex(json_object_array_get_idx(logs, 0), "topics", &tx) &&
+	    json_object_is_type(tx, json_type_array) && json_object_array_length(tx) > 0 &&
+	    strcasecmp(json_object_get_string(json_object_array_get_idx(tx, 0)), canceled_topic) == 0) {
+		json_object_put(logs);
+		return X402_AUTH_VOID;      /* the payer canceled it: it never pays */
+	}
+	if (json_object_object_get_ex(json_object_array_get_idx(logs, 0), "transactionHash", &tx) &&
+	    json_object_is_type(tx, json_type_string) && json_object_get_string_len(tx) == 66 &&
+	    (t = transfer_in(node, &cfg->usdc_address, json_object_get_string(tx), p)) >= 0)
+		st = t ? X402_AUTH_USED : X402_AUTH_VOID;
+	json_object_put(logs);
 	return st;
 }

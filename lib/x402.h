@@ -116,14 +116,23 @@ enum x402_parse x402_payment_parse(const char *hdr, const struct x402_requiremen
 void x402_payment_release(struct x402_payment *p);
 
 enum x402_auth_state {
-	X402_AUTH_USED,         /* the token recorded the authorization: the transfer happened */
-	X402_AUTH_UNUSED,       /* not (yet) used */
-	X402_AUTH_UNKNOWN,      /* no rpc_url, or the node could not answer */
+	X402_AUTH_USED,         /* p's transfer happened: from -> to, value, with this nonce */
+	X402_AUTH_UNUSED,       /* the nonce is not (yet) used */
+	X402_AUTH_VOID,         /* the nonce is used, but not by p's transfer (canceled, or
+	                         * another authorization with the same nonce): p never pays */
+	X402_AUTH_UNKNOWN,      /* no rpc_url, the node could not answer, or the use lies
+	                         * further back than X402_AUTH_LOOKBACK blocks */
 };
 
+#define X402_AUTH_LOOKBACK 100000   /* blocks searched for the nonce's use (about 55 h on Base) */
+
 /*
- * What the chain (cfg->rpc_url) says of p's EIP-3009 authorization:
- * authorizationState(from, nonce) on cfg->usdc_address, at the latest block.
+ * What the chain (cfg->rpc_url) says of p's EIP-3009 authorization on
+ * cfg->usdc_address: authorizationState(from, nonce) at the latest block;
+ * when used, the AuthorizationUsed(from, nonce) or AuthorizationCanceled
+ * (VOID) log of the last X402_AUTH_LOOKBACK blocks and, in the used
+ * transaction, the token's Transfer(from, to, value) decide between USED
+ * and VOID.
  */
 enum x402_auth_state x402_authorization_state(const struct config *cfg, const struct x402_payment *p);
 

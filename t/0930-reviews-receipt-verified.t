@@ -249,10 +249,27 @@ req POST "$P" -H 'Content-Type: application/json' -H "PAYMENT-SIGNATURE: $(cat "
 is "$status" 200 "once more: 200, the published review, no charge"
 is "$(usdc_now)" "$((before - 10000))" "nothing more moved"
 
+# The payer cancels the authorization meanwhile: its nonce is used, but it never paid.
+facilitator_start --fault settle-down
+before=$(usdc_now)
+bC=$(sign '.routeId = "'$CROUTE'" | .url = "'$CURL'" | .payTo = "0x0000000000000000000000000000000000000001" | .amount = "1000" | .reviewerKey = "'$KEY8'" | .text = "The payer canceled the authorization after the outage."')
+printf '%s' "$bC" > "$http_tmp/bC"
+res=$(node "$tools/pay.mjs" --key $KEY1 --url "$URL$P" --body "$http_tmp/bC" --signature-out "$http_tmp/sigC")
+is "$(jq -r .status <<<"$res")" 503 "a third outage during /settle: 503"
+st=$(node "$tools/settle-direct.mjs" --rpc "$RPC" --usdc "$USDC" --header "$http_tmp/sigC" --cancel $KEY1)
+is "$(jq -r .status <<<"$st")" success "the payer cancels that authorization on chain"
+facilitator_start
+req POST "$P" -H 'Content-Type: application/json' -H "PAYMENT-SIGNATURE: $(cat "$http_tmp/sigC")" --data-binary "@$http_tmp/bC"
+is "$status,$(jqr .error)" "402,payment_rejected" "the identical retry: the nonce was used without paying, so nothing is published"
+is "$(sql "SELECT COUNT(*) FROM review_publications WHERE state <> 'published'")" 0 "and the record is released"
+res=$(node "$tools/pay.mjs" --key $KEY1 --url "$URL$P" --body "$http_tmp/bC")
+is "$(jq -r .status <<<"$res")" 201 "a new payment for the same review publishes it"
+is "$(usdc_now)" "$((before - 10000))" "10000 USDC moved, once"
+
 sleep 1.2
 req GET "/api/v1/x402/discovery?limit=20"
 is "$(jqr '[.candidates[].routeId] | join(",")')" "$order0" \
-	"receipt_verified reviews (three more, two on the catalog route) never change discovery order"
+	"receipt_verified reviews (four more, three on the catalog route) never change discovery order"
 
 # ---- the paid and free reads show it in its own lane
 req GET "/api/site/x402/routes/$ROUTE/reviews"
