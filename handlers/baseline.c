@@ -104,6 +104,9 @@ v_string(struct resp *w, const char *path, json_object *j, size_t min, size_t ma
 	if (n < 0 || (size_t)n < min || (size_t)n > max)
 		return vfail(w, ERR_INVALID_FIELD, path, "%s must be a string of %zu to %zu characters.",
 		    path, min, max);
+	/* No snapshot this service writes holds U+0000, and C compares would stop there. */
+	if (memchr(json_object_get_string(j), '\0', (size_t)json_object_get_string_len(j)))
+		return vfail(w, ERR_INVALID_FIELD, path, "%s must not contain U+0000.", path);
 	if (s)
 		*s = json_object_get_string(j);
 	if (len)

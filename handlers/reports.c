@@ -248,9 +248,11 @@ report_compare(struct req *r, struct resp *w, const struct params *p, json_objec
 	cands = get(snap, "candidates");
 	for (size_t i = 0; i < json_object_array_length(cands); i++) {
 		json_object *c = json_object_array_get_idx(cands, i), *row, *facts;
+		enum db_rc rc;
 
-		if (route_facts(r, c, &facts) != DB_OK) {
-			e = resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
+		if ((rc = route_facts(r, c, &facts)) != DB_OK) {
+			e = resp_fail(w, rc == DB_UNAVAILABLE ? ERR_DATABASE_UNAVAILABLE : ERR_INTERNAL, NULL,
+			    NULL);
 			goto out;
 		}
 		row = json_object_new_object();

@@ -674,9 +674,9 @@ routes_query(struct db *db, uint64_t cid, struct buf *b, const struct route_filt
 	int sort = f->sort;
 
 	buf_printf(b, "SELECT LOWER(HEX(d.route_id)), d.bb, d.bbr, d.tu, d.lb, "
-	    "(SELECT c.method FROM route_contexts c WHERE " CTX_NOW " ORDER BY c.published_at DESC LIMIT 1), "
-	    "(SELECT c.public_endpoint_url FROM route_contexts c WHERE " CTX_NOW
-	    " ORDER BY c.published_at DESC LIMIT 1) FROM (SELECT u.route_id, COALESCE(v.bb, 0) bb, "
+	    "(SELECT c.method FROM route_contexts c WHERE " CTX_NOW " ORDER BY c.published_at DESC, "
+	    "c.publisher LIMIT 1), (SELECT c.public_endpoint_url FROM route_contexts c WHERE " CTX_NOW
+	    " ORDER BY c.published_at DESC, c.publisher LIMIT 1) FROM (SELECT u.route_id, COALESCE(v.bb, 0) bb, "
 	    "COALESCE(v.bbr, 0) bbr, COALESCE(s.total_usdc, 0) tu, COALESCE(s.latest_block_number, 0) lb, "
 	    "EXISTS(SELECT 1 FROM route_contexts c WHERE " CTX_NOW ") hc FROM (SELECT route_id FROM "
 	    "route_recognition_stats WHERE chain_id = %" PRIu64 " UNION SELECT route_id FROM route_contexts "
