@@ -11,9 +11,11 @@
 #include "endpoint.h"
 #include "hex.h"
 #include "json.h"
+#include "ledger.h"
 #include "publication.h"
 #include "review.h"
 #include "reviews.h"
+#include "x402.h"
 #include "banned.h"
 
 #define STALE_RESERVATION 600  /* seconds before an unfinished reservation is abandoned */
@@ -387,9 +389,71 @@ publication_complete(struct db *db, uint64_t chain_id, const char *dg)
 	return rc;
 }
 
+/*
+ * Records bound to a payment of unknown outcome (its ledger row failed with
+ * settle_unknown, or reserved and abandoned): the chain decides, as for the
+ * identical retry. Used: the ledger row becomes settled (the next step
+ * completes the record). Void: it never pays, the record is released.
+ * Unused or unknown: left for the retry (whether an unused authorization
+ * has expired is not stored).
+ */
+static enum db_rc
+resolve_unknown_payments(struct db *db, const struct config *cfg, unsigned min_age)
+{
+	char q[1024];
+	MYSQL_RES *res = NULL;
+	MYSQL_ROW row;
+	unsigned long *len;
+	enum db_rc rc;
+
+	snprintf(q, sizeof(q), "SELECT x.payer, x.auth_nonce, x.pay_to, x.amount FROM review_publications p "
+	    "JOIN x402_payments x ON x.payer = p.payer AND x.auth_nonce = p.auth_nonce WHERE p.chain_id = %"
+	    PRIu64 " AND p.state = 'reserved_unpaid' AND p.updated_at <= UTC_TIMESTAMP(6) - INTERVAL %u "
+	    "SECOND AND ((x.status = 'failed' AND x.reason = 'settle_unknown') OR (x.status = 'reserved' "
+	    "AND x.updated_at < UTC_TIMESTAMP(6) - INTERVAL " LEDGER_ABANDONED_S " SECOND)) LIMIT 100",
+	    cfg->chain_id, min_age);
+	if ((rc = db_query(db, q, &res)) != DB_OK)
+		return rc;
+	while (res && (row = mysql_fetch_row(res)) != NULL) {
+		struct x402_payment pay = { 0 };
+
+		len = mysql_fetch_lengths(res);
+		if (!row[0] || !row[1] || !row[2] || !row[3] || len[0] != ADDR_LEN || len[1] != 32 ||
+		    len[2] != ADDR_LEN || len[3] >= sizeof(pay.value))
+			continue;
+		memcpy(pay.from.b, row[0], ADDR_LEN);
+		memcpy(pay.nonce, row[1], 32);
+		memcpy(pay.to.b, row[2], ADDR_LEN);
+		memcpy(pay.value, row[3], len[3]);
+		switch (x402_authorization_state(cfg, &pay)) {
+		case X402_AUTH_USED:
+			ledger_mark(db, &pay, LEDGER_SETTLED, NULL, NULL);
+			break;
+		case X402_AUTH_VOID:
+			ledger_mark(db, &pay, LEDGER_FAILED, NULL, "authorization_void");
+			break;
+		default:
+			break;
+		}
+	}
+	if (res)
+		mysql_free_result(res);
+	/* Void ones: nothing paid for them, so their records go. */
+	snprintf(q, sizeof(q), "DELETE FROM review_publications WHERE chain_id = %" PRIu64 " AND state = "
+	    "'reserved_unpaid' AND payer IS NOT NULL AND " NOT_CHARGED, cfg->chain_id);
+	if ((rc = db_exec(db, q, false)) != DB_OK)
+		return rc;
+	/* Settled ones (also a settlement whose receipt was never checkpointed): settled_pending. */
+	snprintf(q, sizeof(q), "UPDATE review_publications p JOIN x402_payments x ON x.payer = p.payer AND "
+	    "x.auth_nonce = p.auth_nonce SET p.state = 'settled_pending', p.tx_hash = x.tx_hash WHERE "
+	    "p.chain_id = %" PRIu64 " AND p.state = 'reserved_unpaid' AND x.status = 'settled' AND "
+	    "p.updated_at <= UTC_TIMESTAMP(6) - INTERVAL %u SECOND", cfg->chain_id, min_age);
+	return db_exec(db, q, false);
+}
+
 enum db_rc
-publication_complete_pending(struct db *db, uint64_t chain_id, unsigned min_age, unsigned *done,
-    unsigned *failed)
+publication_complete_pending(struct db *db, const struct config *cfg, unsigned min_age,
+    unsigned *done, unsigned *failed)
 {
 	char q[512], dg[65];
 	MYSQL_RES *res = NULL;
@@ -399,9 +463,11 @@ publication_complete_pending(struct db *db, uint64_t chain_id, unsigned min_age,
 	size_t n = 0;
 
 	*done = *failed = 0;
+	if ((rc = resolve_unknown_payments(db, cfg, min_age)) != DB_OK)
+		return rc;
 	snprintf(q, sizeof(q), "SELECT LOWER(HEX(digest)) FROM review_publications WHERE chain_id = %"
 	    PRIu64 " AND state = 'settled_pending' AND updated_at <= UTC_TIMESTAMP(6) - INTERVAL %u "
-	    "SECOND ORDER BY updated_at LIMIT 1000", chain_id, min_age);
+	    "SECOND ORDER BY updated_at LIMIT 1000", cfg->chain_id, min_age);
 	if ((rc = db_query(db, q, &res)) != DB_OK)
 		return rc;
 	if (res && (pending = calloc(mysql_num_rows(res) + 1, sizeof(*pending))) != NULL)
@@ -414,7 +480,7 @@ publication_complete_pending(struct db *db, uint64_t chain_id, unsigned min_age,
 	if (res)
 		mysql_free_result(res);
 	for (size_t i = 0; i < n; i++) {
-		if (publication_complete(db, chain_id, pending[i]) == DB_OK)
+		if (publication_complete(db, cfg->chain_id, pending[i]) == DB_OK)
 			(*done)++;
 		else
 			(*failed)++;

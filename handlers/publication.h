@@ -35,6 +35,7 @@
 #include <stdint.h>
 
 #include "addr.h"
+#include "config.h"
 #include "db.h"
 #include "http.h"
 #include "walletsig.h"
@@ -99,11 +100,15 @@ enum err publication_post(struct req *r, struct resp *w);
 enum db_rc publication_complete(struct db *db, uint64_t chain_id, const char *dg);
 
 /*
- * The scheduled task of spec 3.3: complete every settled_pending record of
- * chain_id last touched at least min_age seconds ago. Counts go to *done
- * and *failed; returns DB_OK unless the database could not be read.
+ * The scheduled task of spec 3.3, for records last touched at least
+ * min_age seconds ago: first the records bound to a payment of unknown
+ * outcome are put to the chain (x402_authorization_state: used, its
+ * ledger row becomes settled; void, the record is released), records
+ * whose payment settled become settled_pending; then every settled_pending
+ * record is completed. Counts go to *done and *failed; returns DB_OK
+ * unless the database could not be read.
  */
-enum db_rc publication_complete_pending(struct db *db, uint64_t chain_id, unsigned min_age,
+enum db_rc publication_complete_pending(struct db *db, const struct config *cfg, unsigned min_age,
     unsigned *done, unsigned *failed);
 
 #endif

@@ -265,21 +265,41 @@ is "$(sql "SELECT COUNT(*) FROM review_publications WHERE state <> 'published'")
 res=$(node "$tools/pay.mjs" --key $KEY1 --url "$URL$P" --body "$http_tmp/bC")
 is "$(jq -r .status <<<"$res")" 201 "a new payment for the same review publishes it"
 is "$(usdc_now)" "$((before - 10000))" "10000 USDC moved, once"
+# The client never comes back: the scheduled task asks the chain itself.
+KEY6=0x92db14e403b83dfe3df233f83dfa3a0d7096f21ca9b0d6d6b8d88b2b4ec1564e
+facilitator_start --fault settle-down
+before=$(usdc_now)
+bD=$(sign '.reviewerKey = "'$KEY6'" | .text = "Published by the scheduled task after the outage."')
+printf '%s' "$bD" > "$http_tmp/bD"
+res=$(node "$tools/pay.mjs" --key $KEY1 --url "$URL$P" --body "$http_tmp/bD" --signature-out "$http_tmp/sigD")
+is "$(jq -r .status <<<"$res")" 503 "a fourth outage during /settle: 503"
+st=$(node "$tools/settle-direct.mjs" --rpc "$RPC" --usdc "$USDC" --header "$http_tmp/sigD")
+is "$(jq -r .status <<<"$st")" success "the transfer lands on chain"
+out=$(WAYMARK_CONFIG=$WAYMARK_VAR/waymark.conf "$WAYMARK_BUILD/waymark" publications-complete 0)
+is "$out" "publications: 1 completed, 0 not completed" \
+	"waymark publications-complete sees the payment on chain and publishes the review, no retry needed"
+is "$(sql "SELECT COUNT(*) FROM reviews WHERE reviewer = UNHEX('$(printf '%s' "$(addr_of $KEY6)" | cut -c3- | tr 'A-F' 'a-f')')")" 1 \
+	"the review is published"
+is "$(usdc_now)" "$((before - 10000))" "10000 USDC moved, once"
+facilitator_start
+req POST "$P" -H 'Content-Type: application/json' -H "PAYMENT-SIGNATURE: $(cat "$http_tmp/sigD")" --data-binary "@$http_tmp/bD"
+is "$status" 200 "the client's late identical retry: 200, the published review, no charge"
+is "$(usdc_now)" "$((before - 10000))" "nothing more moved"
 
 sleep 1.2
 req GET "/api/v1/x402/discovery?limit=20"
 is "$(jqr '[.candidates[].routeId] | join(",")')" "$order0" \
-	"receipt_verified reviews (four more, three on the catalog route) never change discovery order"
+	"receipt_verified reviews (five more, three on the catalog route) never change discovery order"
 
 # ---- the paid and free reads show it in its own lane
 req GET "/api/site/x402/routes/$ROUTE/reviews"
-is "$(jqr '[.reviewSummary.receiptVerifiedCount, .reviewSummary.boonBackedCount, .reviewSummary.count] | join(",")')" "3,0,3" \
+is "$(jqr '[.reviewSummary.receiptVerifiedCount, .reviewSummary.boonBackedCount, .reviewSummary.count] | join(",")')" "4,0,4" \
 	"the free review source counts it as receipt_verified"
 is "$(jqr '.reviews[0].evidenceKind')" receipt_verified "and lists it with its evidence kind"
 rec=$(node "$tools/pay.mjs" --key $KEY1 --url "$URL/api/v1/x402/routes/$ROUTE/reviews")
 is "$(jq -r "[.body.reviews[].receipt.digest] | index(\"$digest\") != null" <<<"$rec")" true "the paid route reviews read carries the receipt"
 sleep 1.2
 req GET "/api/v1/x402/discovery?q=forecast"
-is "$(jqr "[.candidates[] | select(.routeId == \"$ROUTE\") | .reviews[].evidenceKind] | join(\",\")")" receipt_verified,receipt_verified,receipt_verified \
+is "$(jqr "[.candidates[] | select(.routeId == \"$ROUTE\") | .reviews[].evidenceKind] | join(\",\")")" receipt_verified,receipt_verified,receipt_verified,receipt_verified \
 	"discovery shows the review in the receipt_verified lane"
 done_testing

@@ -400,7 +400,7 @@ cmd_publications_complete(const char *path, int argc, char **argv)
 	db_init(&d, &c);
 	if (db_connect(&d) != DB_OK) {
 		fprintf(stderr, "waymark: publications-complete: database: %s\n", d.err);
-	} else if (publication_complete_pending(&d, c.chain_id, (unsigned)age, &done, &failed) != DB_OK) {
+	} else if (publication_complete_pending(&d, &c, (unsigned)age, &done, &failed) != DB_OK) {
 		fprintf(stderr, "waymark: publications-complete: database: %s\n", d.err);
 	} else {
 		printf("publications: %u completed, %u not completed\n", done, failed);
