@@ -466,7 +466,8 @@ h_graph_get(struct req *r, struct resp *w)
 	json_object_object_add(o, "bounds", g.bounds);
 	g.bounds = NULL;
 	json_object_object_add(o, "interpretation", interpretation_new());
-	resp_json(w, 200, o);
+	if (resp_json(w, 200, o) < 0)
+		e = resp_fail(w, ERR_INTERNAL, NULL, NULL);
 out:
 	if (rc != DB_OK)
 		e = db_fail(w, rc);

@@ -237,7 +237,10 @@ h_score_post(struct req *r, struct resp *w)
 	    "A suggested size for an optional recognition, not a quality score: it ranks nothing, "
 	    "proves nothing about the service, and pays nothing. Sending a recognition is a "
 	    "separate act that needs its own approval."));
-	resp_json(w, 200, o);
-	json_object_put(o);
-	return ERR_NONE;
+	{
+		enum err out = resp_json(w, 200, o) < 0 ? resp_fail(w, ERR_INTERNAL, NULL, NULL) : ERR_NONE;
+
+		json_object_put(o);
+		return out;
+	}
 }
