@@ -69,6 +69,32 @@ load_record(struct req *r, const struct publication *p, json_object **out)
 	return DB_OK;
 }
 
+/*
+ * The state of this very bundle's record: its review digest and its
+ * signature as stored ("" when there is none, or the signature differs).
+ */
+static enum db_rc
+own_state(struct req *r, const struct publication *p, char *st, size_t cap)
+{
+	const struct value *sv = req_val(r, "signature");
+	size_t scap = 2 * PUBLICATION_SIG_MAX + 1;
+	char q[768], *sig = pool_alloc(&r->pool, scap), *state = pool_alloc(&r->pool, scap);
+	enum db_rc rc;
+
+	st[0] = '\0';
+	if (sig == NULL || state == NULL)
+		return DB_ERROR;
+	snprintf(q, sizeof(q), "SELECT 'published', LOWER(HEX(signature)) FROM reviews WHERE chain_id = %"
+	    PRIu64 " AND digest = X'%s' UNION ALL SELECT state, LOWER(HEX(signature)) FROM "
+	    "review_publications WHERE chain_id = %" PRIu64 " AND digest = X'%s' LIMIT 1",
+	    r->cfg->chain_id, p->dg, r->cfg->chain_id, p->dg);
+	if ((rc = db_query_pair(r->db, q, state, sig, scap)) != DB_OK)
+		return rc;
+	if (sv->len > 2 && strlen(sig) == sv->len - 2 && memcmp(sig, sv->text + 2, sv->len - 2) == 0)
+		snprintf(st, cap, "%s", state);
+	return DB_OK;
+}
+
 /* The holder of this review's lane slot (wallet and route). */
 static enum db_rc
 slot_holder(struct req *r, const struct publication *p, char *dg_out, char *st_out, size_t cap)
@@ -332,7 +358,16 @@ publication_prepay(struct req *r, struct resp *w, const struct publication_lane 
 	memset(p, 0, sizeof(*p));
 	p->lane = lane;
 	r->pay.ctx = p;
-	if ((e = lane->validate(r, w, p)) != ERR_NONE)
+	if ((e = lane->parse(r, w, p)) != ERR_NONE)
+		return e;
+	/* The identical bundle (same review, same signature) again: its record
+	 * answers, whatever the clock or the chain say now (every rule held
+	 * when it was reserved). */
+	if (own_state(r, p, st, sizeof(st)) != DB_OK)
+		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
+	if (strcmp(st, "published") == 0 || strcmp(st, "settled_pending") == 0)
+		return answer_holder(r, w, p, p->dg, st, ERR_ALREADY_REVIEWED);
+	if ((e = lane->check(r, w, p)) != ERR_NONE)
 		return e;
 	if (r->pay.present) {
 		if ((rc = reserve(r, p)) == DB_DUPLICATE && sweep(r, p) == DB_OK)

@@ -4,7 +4,7 @@
  * self_reported V3). A lane supplies its checks; this module runs the
  * record through the payment step of fcgi/pay.c:
  *
- *   publication_prepay  the lane's validate (every check, paid or not, so a
+ *   publication_prepay  the lane's parse and check (every rule, paid or not, so a
  *                       402 is only asked for a publishable review); with a
  *                       payment it reserves the record (reserved_unpaid),
  *                       keyed by the review digest, one per (lane, wallet,
@@ -46,11 +46,15 @@ struct publication;
 
 struct publication_lane {
 	const char *name;                 /* "receipt_verified" | "self_reported" */
-	/* Parse and check the bundle, filling p; answers 4xx/5xx itself. */
-	enum err (*validate)(struct req *r, struct resp *w, struct publication *p);
+	/* Parse the review object: p->dg (its digest) and p->rid; answers 400 itself. */
+	enum err (*parse)(struct req *r, struct resp *w, struct publication *p);
+	/* Every other rule (time, signature, evidence, chain facts), filling the
+	 * rest of p; answers 4xx/5xx itself. Skipped for a review already
+	 * published or paid for (the identical bundle again). */
+	enum err (*check)(struct req *r, struct resp *w, struct publication *p);
 };
 
-/* One publication in progress (request pool). The lane's validate fills it. */
+/* One publication in progress (request pool). The lane's parse and check fill it. */
 struct publication {
 	const struct publication_lane *lane;
 	char rid[65];                     /* route ID, hex digits without 0x */

@@ -52,6 +52,7 @@
 
 struct v2 {
 	struct review_v2 v;
+	uint8_t digest[32];                /* the review's EIP-712 digest */
 	struct receipt_offer offer;
 	struct receipt receipt;
 	struct authority au;
@@ -201,16 +202,13 @@ records(struct req *r, struct v2 *c, const char *rid)
 	c->authority_json = json_dump(a, NULL);
 }
 
+/* The review object and its digest (p->dg, p->rid): no time or chain facts. */
 static enum err
-v2_validate(struct req *r, struct resp *w, struct publication *p)
+v2_parse(struct req *r, struct resp *w, struct publication *p)
 {
 	const struct value *rv = req_val(r, "review");
 	struct v2 *c = pool_alloc(&r->pool, sizeof(*c));
-	uint8_t digest[32];
-	char field[64], why[256], q[512];
-	uint64_t n = 0;
-	bool found = false;
-	enum err e;
+	char field[64], why[256];
 
 	if (c == NULL)
 		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
@@ -218,6 +216,23 @@ v2_validate(struct req *r, struct resp *w, struct publication *p)
 	p->lane_ctx = c;
 	if (review_v2_parse(rv->object, &c->v, field, sizeof(field), why, sizeof(why)) < 0)
 		return resp_fail(w, ERR_INVALID_FIELD, field, "Invalid review: %s.", why);
+	if (review_v2_digest(&c->v, r->cfg->chain_id, &r->cfg->companion_address, c->digest) < 0)
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
+	hex_digits(c->digest, 32, p->dg);
+	hex_digits(c->v.route_id, 32, p->rid);
+	return ERR_NONE;
+}
+
+/* Every other rule, in the order of the header comment. */
+static enum err
+v2_check(struct req *r, struct resp *w, struct publication *p)
+{
+	struct v2 *c = p->lane_ctx;
+	char why[256], q[512];
+	uint64_t n = 0;
+	bool found = false;
+	enum err e;
+
 	if (review_window_check(c->v.created_at, time(NULL), why, sizeof(why)) < 0)
 		return resp_fail(w, ERR_INVALID_FIELD, "review.createdAt", "Invalid review: %s.", why);
 	if ((e = parse_evidence(r, w, c)) != ERR_NONE)
@@ -225,7 +240,6 @@ v2_validate(struct req *r, struct resp *w, struct publication *p)
 	if (memcmp(c->v.receipt_digest, c->receipt.digest, 32) != 0)
 		return resp_fail(w, ERR_INVALID_FIELD, "review.receiptDigest", "review.receiptDigest "
 		    "must be the EIP-712 digest of evidence.receipt.");
-	hex_digits(c->v.route_id, 32, p->rid);
 	snprintf(q, sizeof(q), "SELECT COUNT(*) FROM (SELECT 1 FROM routed_boons WHERE chain_id = %"
 	    PRIu64 " AND route_id = X'%s' LIMIT 1) x", r->cfg->chain_id, p->rid);
 	if (db_query_u64(r->db, q, &n, &found) != DB_OK)
@@ -241,14 +255,11 @@ v2_validate(struct req *r, struct resp *w, struct publication *p)
 		return resp_fail(w, ERR_AUTHORITY_NOT_OBSERVED, "review.routeId", NULL);
 	if ((e = check_binding(r, w, c, c->v.route_id)) != ERR_NONE)
 		return e;
-	if (review_v2_digest(&c->v, r->cfg->chain_id, &r->cfg->companion_address, digest) < 0)
-		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
-	if ((e = publication_signature(r, w, p, digest, &c->receipt.payer_addr,
+	if ((e = publication_signature(r, w, p, c->digest, &c->receipt.payer_addr,
 	    ERR_EVIDENCE_UNVERIFIED, "The review must be signed by the receipt's payer (the "
 	    "reviewer); this signature is not theirs.")) != ERR_NONE)
 		return e;
 	hex_digits(c->receipt.payer_addr.b, ADDR_LEN, p->who);
-	hex_digits(digest, 32, p->dg);
 	hex_digits(c->receipt.digest, 32, p->receipt_dg);
 	p->text = c->v.text;
 	p->text_len = c->v.text_len;
@@ -262,7 +273,8 @@ v2_validate(struct req *r, struct resp *w, struct publication *p)
 
 static const struct publication_lane v2_lane = {
 	.name = "receipt_verified",
-	.validate = v2_validate,
+	.parse = v2_parse,
+	.check = v2_check,
 };
 
 enum err

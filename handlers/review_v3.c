@@ -34,36 +34,51 @@
 #include "banned.h"
 
 
-/* Parse and check the bundle into p: 400s, then the chain facts. */
+struct v3 {
+	struct review_v3 v;
+	uint8_t digest[32];           /* the review's EIP-712 digest */
+};
+
+/* The review object and its digest (p->dg, p->rid): no time or chain facts. */
 static enum err
-v3_validate(struct req *r, struct resp *w, struct publication *p)
+v3_parse(struct req *r, struct resp *w, struct publication *p)
 {
 	const struct value *rv = req_val(r, "review");
-	struct review_v3 *v = pool_alloc(&r->pool, sizeof(*v));
-	uint8_t digest[32];
-	char field[64], why[256], q[512];
+	struct v3 *c = pool_alloc(&r->pool, sizeof(*c));
+	char field[64], why[256];
+
+	if (c == NULL)
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
+	p->lane_ctx = c;
+	if (review_v3_parse(rv->object, &c->v, field, sizeof(field), why, sizeof(why)) < 0)
+		return resp_fail(w, ERR_INVALID_FIELD, field, "Invalid review: %s.", why);
+	if (review_v3_digest(&c->v, r->cfg->chain_id, &r->cfg->companion_address, c->digest) < 0)
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
+	hex_digits(c->digest, 32, p->dg);
+	hex_digits(c->v.route_id, 32, p->rid);
+	return ERR_NONE;
+}
+
+/* The window, the signature, then the chain facts. */
+static enum err
+v3_check(struct req *r, struct resp *w, struct publication *p)
+{
+	struct v3 *c = p->lane_ctx;
+	char why[256], q[512];
 	uint64_t n = 0;
 	bool found = false;
 	enum err e;
 
-	if (v == NULL)
-		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
-	if (review_v3_parse(rv->object, v, field, sizeof(field), why, sizeof(why)) < 0)
-		return resp_fail(w, ERR_INVALID_FIELD, field, "Invalid review: %s.", why);
-	if (review_window_check(v->created_at, time(NULL), why, sizeof(why)) < 0)
+	if (review_window_check(c->v.created_at, time(NULL), why, sizeof(why)) < 0)
 		return resp_fail(w, ERR_INVALID_FIELD, "review.createdAt", "Invalid review: %s.", why);
-	if (review_v3_digest(v, r->cfg->chain_id, &r->cfg->companion_address, digest) < 0)
-		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
-	if ((e = publication_signature(r, w, p, digest, &v->reviewer, ERR_INVALID_FIELD,
+	if ((e = publication_signature(r, w, p, c->digest, &c->v.reviewer, ERR_INVALID_FIELD,
 	    "The signature is not valid for review.reviewer: it does not recover to it, and it is "
 	    "not accepted by review.reviewer as a contract wallet (ERC-1271, EIP-6492).")) != ERR_NONE)
 		return e;
-	hex_digits(v->route_id, 32, p->rid);
-	hex_digits(v->reviewer.b, ADDR_LEN, p->who);
-	hex_digits(digest, 32, p->dg);
-	p->text = v->text;
-	p->text_len = v->text_len;
-	p->created_at = v->created_at;
+	hex_digits(c->v.reviewer.b, ADDR_LEN, p->who);
+	p->text = c->v.text;
+	p->text_len = c->v.text_len;
+	p->created_at = c->v.created_at;
 	snprintf(q, sizeof(q), "SELECT COUNT(*) FROM (SELECT 1 FROM routed_boons WHERE chain_id = %"
 	    PRIu64 " AND route_id = X'%s' LIMIT 1) x", r->cfg->chain_id, p->rid);
 	if (db_query_u64(r->db, q, &n, &found) != DB_OK)
@@ -77,7 +92,8 @@ v3_validate(struct req *r, struct resp *w, struct publication *p)
 
 static const struct publication_lane v3_lane = {
 	.name = "self_reported",
-	.validate = v3_validate,
+	.parse = v3_parse,
+	.check = v3_check,
 };
 
 enum err

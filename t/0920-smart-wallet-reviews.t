@@ -142,6 +142,9 @@ res=$(pay "$b3")
 is "$(jq -r '.status, .body.error, .paymentResponse' <<<"$res" | tr '\n' ' ')" "503 signature_check_unavailable null " \
 	"the paying client gets the 503 and never pays"
 is "$(pubs)" "published published " "nothing was reserved"
+post "$b1271"
+is "$status,$(jqr .evidenceKind),$(jqr .verification.reviewerSignatureKind)" "200,self_reported,erc1271" \
+	"the identical, already published ERC-1271 bundle with the node down: 200, its record (no chain needed)"
 post "$eoa"
 is "$status,$(jqr .error)" "402,payment_required" "an EOA review with the node down: its signature passes locally, 402 asks for payment"
 req POST /api/v1/x402/reviews -H 'Content-Type: application/json' --data-binary "$(v1 $KEY7 "Same smart-wallet tipper, node down.")"
