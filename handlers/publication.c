@@ -346,6 +346,24 @@ publication_signature(struct req *r, struct resp *w, struct publication *p,
 }
 
 enum err
+publication_recognized(struct req *r, struct resp *w, const struct publication *p)
+{
+	char q[512];
+	uint64_t n = 0;
+	bool found = false;
+
+	snprintf(q, sizeof(q), "SELECT COUNT(*) FROM (SELECT 1 FROM routed_boons WHERE chain_id = %"
+	    PRIu64 " AND route_id = X'%s' LIMIT 1) x", r->cfg->chain_id, p->rid);
+	if (db_query_u64(r->db, q, &n, &found) != DB_OK)
+		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
+	if (!found || n == 0)
+		return resp_fail(w, ERR_INVALID_FIELD, "review.routeId",
+		    "This route is not recognized: it has no indexed routed recognition (it may not be "
+		    "confirmed yet).");
+	return ERR_NONE;
+}
+
+enum err
 publication_prepay(struct req *r, struct resp *w, const struct publication_lane *lane)
 {
 	struct publication *p = pool_alloc(&r->pool, sizeof(*p));

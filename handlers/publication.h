@@ -88,6 +88,12 @@ struct publication {
 enum err publication_signature(struct req *r, struct resp *w, struct publication *p,
     const uint8_t digest[32], const struct addr *signer, enum err invalid, const char *invalid_msg);
 
+/*
+ * The route p->rid has at least one indexed routed recognition; else 400
+ * naming review.routeId (503 when the database fails).
+ */
+enum err publication_recognized(struct req *r, struct resp *w, const struct publication *p);
+
 /* The prepay hook of a paid review row, for lane. */
 enum err publication_prepay(struct req *r, struct resp *w, const struct publication_lane *lane);
 

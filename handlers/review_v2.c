@@ -228,8 +228,7 @@ static enum err
 v2_check(struct req *r, struct resp *w, struct publication *p)
 {
 	struct v2 *c = p->lane_ctx;
-	char why[256], q[512];
-	uint64_t n = 0;
+	char why[256];
 	bool found = false;
 	enum err e;
 
@@ -240,14 +239,8 @@ v2_check(struct req *r, struct resp *w, struct publication *p)
 	if (memcmp(c->v.receipt_digest, c->receipt.digest, 32) != 0)
 		return resp_fail(w, ERR_INVALID_FIELD, "review.receiptDigest", "review.receiptDigest "
 		    "must be the EIP-712 digest of evidence.receipt.");
-	snprintf(q, sizeof(q), "SELECT COUNT(*) FROM (SELECT 1 FROM routed_boons WHERE chain_id = %"
-	    PRIu64 " AND route_id = X'%s' LIMIT 1) x", r->cfg->chain_id, p->rid);
-	if (db_query_u64(r->db, q, &n, &found) != DB_OK)
-		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
-	if (!found || n == 0)
-		return resp_fail(w, ERR_INVALID_FIELD, "review.routeId",
-		    "This route is not recognized: it has no indexed routed recognition (it may not be "
-		    "confirmed yet).");
+	if ((e = publication_recognized(r, w, p)) != ERR_NONE)
+		return e;
 	if (authority_load(r->db, r->cfg, p->rid, &c->au) != DB_OK ||
 	    route_url(r, p->rid, c, &found) != DB_OK)
 		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);

@@ -20,8 +20,6 @@
  * Every check runs in the prepay hook, before a 402 is asked; the paid
  * publication record then follows handlers/publication.h.
  */
-#include <inttypes.h>
-#include <stdio.h>
 #include <string.h>
 #include <time.h>
 
@@ -64,9 +62,7 @@ static enum err
 v3_check(struct req *r, struct resp *w, struct publication *p)
 {
 	struct v3 *c = p->lane_ctx;
-	char why[256], q[512];
-	uint64_t n = 0;
-	bool found = false;
+	char why[256];
 	enum err e;
 
 	if (review_window_check(c->v.created_at, time(NULL), why, sizeof(why)) < 0)
@@ -79,15 +75,7 @@ v3_check(struct req *r, struct resp *w, struct publication *p)
 	p->text = c->v.text;
 	p->text_len = c->v.text_len;
 	p->created_at = c->v.created_at;
-	snprintf(q, sizeof(q), "SELECT COUNT(*) FROM (SELECT 1 FROM routed_boons WHERE chain_id = %"
-	    PRIu64 " AND route_id = X'%s' LIMIT 1) x", r->cfg->chain_id, p->rid);
-	if (db_query_u64(r->db, q, &n, &found) != DB_OK)
-		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
-	if (!found || n == 0)
-		return resp_fail(w, ERR_INVALID_FIELD, "review.routeId",
-		    "This route is not recognized: it has no indexed routed recognition (it may not be "
-		    "confirmed yet).");
-	return ERR_NONE;
+	return publication_recognized(r, w, p);
 }
 
 static const struct publication_lane v3_lane = {
