@@ -12,22 +12,10 @@
 . "$(dirname "$0")/lib/chain.sh"
 . "$(dirname "$0")/lib/http.sh"
 . "$(dirname "$0")/lib/x402.sh"
-fport=$((WAYMARK_TEST_PORT_BASE + 81))
-PAYTO=0x5555555555555555555555555555555555555555
-KEY1=0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d    # the payer, anvil #1
-PAYER=0x70997970C51812dc3A010C7d01b50e0d17dc79C8
-export WAYMARK_SEED=0 WAYMARK_CONFIRMATIONS=0
-export WAYMARK_FACILITATOR_URL=http://127.0.0.1:$fport WAYMARK_PAY_TO=$PAYTO
-chain_stack reports 80
-ok $? "a stack with a local chain starts"
-fpid=
-trap '[ -n "$fpid" ] && kill "$fpid" 2>/dev/null; rm -rf "$http_tmp"; "$top/tools/stack" stop >/dev/null 2>&1' EXIT
-WAYMARK_TEST_URL=$URL
+paid_stack reports 80
 tools=$top/t/tools
 viem=$tools/node_modules/viem/_cjs
-facilitator_start; ok $? "the x402 facilitator listens"
 
-mint $PAYER 5000000
 paid=0
 # pay PATH BODYFILE: a paid POST with the real client; the JSON line in $res, the body in $body.
 pay() {
