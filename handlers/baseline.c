@@ -394,11 +394,13 @@ v_candidate(struct req *r, struct resp *w, const char *path, json_object *c)
 	if ((e = v_members(w, sub(p, path, "links"), ln, NULL, link_keys)) != ERR_NONE)
 		return e;
 	if (!json_object_is_type(get(ln, "web"), json_type_string) ||
-	    !path_with_id(json_object_get_string(get(ln, "web")), "/x402/routes/", "", id))
-		return vfail(w, ERR_INVALID_FIELD, sub(q, p, "web"), "%s must be the path /x402/routes/<routeId>.", q);
+	    !path_with_id(json_object_get_string(get(ln, "web")), "/x402/routes/", "", id) ||
+	    rid == NULL || strcmp(id, rid) != 0)
+		return vfail(w, ERR_INVALID_FIELD, sub(q, p, "web"), "%s must be the path /x402/routes/<routeId> of this candidate.", q);
 	if (!json_object_is_type(get(ln, "api"), json_type_string) ||
-	    !path_with_id(json_object_get_string(get(ln, "api")), "/api/v1/x402/routes/", "", id))
-		return vfail(w, ERR_INVALID_FIELD, sub(q, p, "api"), "%s must be the path /api/v1/x402/routes/<routeId>.", q);
+	    !path_with_id(json_object_get_string(get(ln, "api")), "/api/v1/x402/routes/", "", id) ||
+	    strcmp(id, rid) != 0)
+		return vfail(w, ERR_INVALID_FIELD, sub(q, p, "api"), "%s must be the path /api/v1/x402/routes/<routeId> of this candidate.", q);
 	return ERR_NONE;
 }
 

@@ -131,12 +131,14 @@ bad $C "$(cb "$(with '.coverage.routes.complete = true')")" 400 invalid_field ba
 bad $C "$(cb "$(with '.extra = 1')")" 400 unknown_field baseline.extra
 bad $C "$(cb "$(with '.candidates[0].title = ""')")" 400 invalid_field 'baseline.candidates[0].title'
 bad $C "$(cb "$(with '.candidates[1].routeId = "0x12"')")" 400 invalid_field 'baseline.candidates[1].routeId'
-bad $C "$(cb "$(with '.candidates[1].routeId = .candidates[0].routeId')")" 400 invalid_field 'baseline.candidates[1].routeId'
+bad $C "$(cb "$(with '.candidates[1] = .candidates[0]')")" 400 invalid_field 'baseline.candidates[1].routeId'
 bad $C "$(cb "$(with '.candidates[0].url = "http://127.0.0.1/x"')")" 400 invalid_field 'baseline.candidates[0].url'
 bad $C "$(cb "$(with '.candidates[0].usage.useCount = -1')")" 400 invalid_field 'baseline.candidates[0].usage.useCount'
 bad $C "$(cb "$(with '.candidates[0].price.status = "fresh"')")" 400 invalid_field 'baseline.candidates[0].price.status'
 bad $C "$(cb "$(with '.candidates[2].invocation.requiresApproval = false')")" 400 invalid_field 'baseline.candidates[2].invocation.requiresApproval'
 bad $C "$(cb "$(with 'del(.candidates[0].links)')")" 400 missing_field 'baseline.candidates[0].links'
+bad $C "$(cb "$(with '.candidates[0].links.api = .candidates[1].links.api')")" 400 invalid_field 'baseline.candidates[0].links.api'
+bad $C "$(cb "$(with '.candidates[0].links.web = .candidates[1].links.web')")" 400 invalid_field 'baseline.candidates[0].links.web'
 bad $C "$(cb "$(with '.candidates[0].score = 1')")" 400 unknown_field 'baseline.candidates[0].score'
 bad $C "$(cb "$(with '.limitations = "old"')")" 400 invalid_field baseline.limitations
 bad $C "$(cb "$(with '.limitations = [""]')")" 400 invalid_field 'baseline.limitations[0]'
