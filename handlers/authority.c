@@ -9,18 +9,6 @@
 #include "authority.h"
 #include "banned.h"
 
-/* Hex digits (no 0x) of an address into a; 0 or -1. */
-static int
-addr_from_hex(const char *hex, struct addr *a)
-{
-	char s[ADDR_TEXT_LEN + 1];
-
-	if (hex == NULL || strlen(hex) != 2 * ADDR_LEN)
-		return -1;
-	snprintf(s, sizeof(s), "0x%s", hex);
-	return addr_parse(s, strlen(s), a) < 0 || addr_is_zero(a) ? -1 : 0;
-}
-
 enum db_rc
 authority_load(struct db *db, const struct config *cfg, const char *rid, struct authority *out)
 {
@@ -34,8 +22,8 @@ authority_load(struct db *db, const struct config *cfg, const char *rid, struct 
 	    cfg->network);
 	if ((rc = db_query_pair(db, q, a, b, sizeof(a))) != DB_OK)
 		return rc;
-	if (addr_from_hex(a, &out->signer) == 0 && addr_parse(b, strlen(b), &out->pay_to) == 0 &&
-	    !addr_is_zero(&out->pay_to)) {
+	if (addr_from_digits(a, &out->signer) == 0 && !addr_is_zero(&out->signer) &&
+	    addr_parse(b, strlen(b), &out->pay_to) == 0 && !addr_is_zero(&out->pay_to)) {
 		out->has_signer = out->has_pay_to = true;
 		out->signer_source = out->pay_to_source = "catalog_offer";
 		return DB_OK;
@@ -51,7 +39,7 @@ authority_load(struct db *db, const struct config *cfg, const char *rid, struct 
 	    cfg->chain_id, rid, (long long)time(NULL));
 	if ((rc = db_query_pair(db, q, a, b, sizeof(a))) != DB_OK)
 		return rc;
-	if (addr_from_hex(a, &out->signer) == 0 && (!out->has_pay_to ||
+	if (addr_from_digits(a, &out->signer) == 0 && !addr_is_zero(&out->signer) && (!out->has_pay_to ||
 	    addr_eq(&out->signer, &out->pay_to))) {
 		out->has_signer = out->has_pay_to = true;
 		out->pay_to = out->signer;

@@ -129,10 +129,7 @@ address_new(const char *hex40)
 	char t[ADDR_TEXT_LEN + 1];
 	struct addr a;
 
-	snprintf(t, sizeof(t), "0x%s", hex40 ? hex40 : "");
-	if (addr_parse(t, strlen(t), &a) < 0)
-		return NULL;
-	return json_object_new_string(addr_format(&a, t));
+	return addr_from_digits(hex40, &a) < 0 ? NULL : json_object_new_string(addr_format(&a, t));
 }
 
 /* One of the JSON arrays this file stored, or NULL. */

@@ -95,11 +95,9 @@ h_graph_check(struct req *r, struct resp *w)
 static const char *
 wallet_id(const char *hex40, char *out, size_t cap, char addr_out[ADDR_TEXT_LEN + 1])
 {
-	char t[ADDR_TEXT_LEN + 1];
 	struct addr a;
 
-	snprintf(t, sizeof(t), "0x%s", hex40 ? hex40 : "");
-	if (addr_parse(t, strlen(t), &a) < 0)
+	if (addr_from_digits(hex40, &a) < 0)
 		return NULL;
 	addr_format(&a, addr_out);
 	snprintf(out, cap, "wallet:%s", addr_out);

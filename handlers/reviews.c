@@ -53,7 +53,7 @@ json_object *
 review_record(MYSQL_ROW row)
 {
 	json_object *o = json_object_new_object(), *rv = json_object_new_object(), *v;
-	char buf[80], a[ADDR_TEXT_LEN + 1];
+	char buf[80], a[ADDR_TEXT_LEN + 1] = "";
 	struct addr w;
 	bool v1 = strcmp(row[0], "boon_backed") == 0;
 
@@ -64,8 +64,7 @@ review_record(MYSQL_ROW row)
 	snprintf(buf, sizeof(buf), "0x%s", row[1]);
 	json_object_object_add(o, "routeId", json_object_new_string(buf));
 	json_object_object_add(o, "reviewText", json_object_new_string(row[3]));
-	snprintf(buf, sizeof(buf), "0x%s", row[2]);
-	if (addr_parse(buf, strlen(buf), &w) == 0)
+	if (addr_from_digits(row[2], &w) == 0)
 		addr_format(&w, a);
 	json_object_object_add(rv, "wallet", json_object_new_string(a));
 	json_object_object_add(rv, "accounts", json_object_new_array());

@@ -106,10 +106,7 @@ address_new(const char *hex40)
 	char t[ADDR_TEXT_LEN + 1];
 	struct addr a;
 
-	snprintf(t, sizeof(t), "0x%s", hex40 ? hex40 : "");
-	if (addr_parse(t, strlen(t), &a) < 0)
-		return NULL;
-	return json_object_new_string(addr_format(&a, t));
+	return addr_from_digits(hex40, &a) < 0 ? NULL : json_object_new_string(addr_format(&a, t));
 }
 
 static json_object *
@@ -152,6 +149,22 @@ route_known(struct db *db, const struct config *cfg, const char *rid, bool *know
 	rc = db_query_u64(db, q, &n, &found);
 	*known = rc == DB_OK && n == 1;
 	return rc;
+}
+
+/* The path's routeId as "0x..." into rh; ERR_NONE when the route is known, else the 404 (or 5xx). */
+static enum err
+route_require(struct req *r, struct resp *w, const struct value *rid, char rh[67])
+{
+	bool known;
+	enum db_rc rc;
+
+	hex_encode(rid->b32, 32, rh);
+	if ((rc = route_known(r->db, r->cfg, rh + 2, &known)) != DB_OK)
+		return db_fail(w, rc);
+	if (!known)
+		return resp_fail(w, ERR_NOT_FOUND, "routeId",
+		    "No routed recognition or route context is known for this routeId.");
+	return ERR_NONE;
 }
 
 /* The columns record_new reads, in order, from routed_boons. */
@@ -249,15 +262,10 @@ h_route_recognitions_get(struct req *r, struct resp *w)
 {
 	const struct value *rid = req_val(r, "routeId");
 	char rh[67], where[96];
-	bool known;
-	enum db_rc rc;
+	enum err e;
 
-	hex_encode(rid->b32, 32, rh);
-	if ((rc = route_known(r->db, r->cfg, rh + 2, &known)) != DB_OK)
-		return db_fail(w, rc);
-	if (!known)
-		return resp_fail(w, ERR_NOT_FOUND, "routeId",
-		    "No routed recognition or route context is known for this routeId.");
+	if ((e = route_require(r, w, rid, rh)) != ERR_NONE)
+		return e;
 	snprintf(where, sizeof(where), "route_id = X'%s'", rh + 2);
 	return recognitions_answer(r, w, where, req_val(r, "limit")->u, req_val(r, "offset")->u);
 }
@@ -342,16 +350,12 @@ h_route_get(struct req *r, struct resp *w)
 	const struct value *rid = req_val(r, "routeId");
 	const struct config *cfg = r->cfg;
 	char rh[67], url[CONFIG_STR_MAX + 128];
-	bool known;
 	json_object *o, *route, *rec = NULL, *sum = NULL, *ctx, *first, *sp = NULL, *ra;
 	enum db_rc rc;
+	enum err e;
 
-	hex_encode(rid->b32, 32, rh);
-	if ((rc = route_known(r->db, cfg, rh + 2, &known)) != DB_OK)
-		return db_fail(w, rc);
-	if (!known)
-		return resp_fail(w, ERR_NOT_FOUND, "routeId",
-		    "No routed recognition or route context is known for this routeId.");
+	if ((e = route_require(r, w, rid, rh)) != ERR_NONE)
+		return e;
 	if ((rc = recognition_new(r->db, cfg, rh + 2, &rec)) != DB_OK)
 		return db_fail(w, rc);
 	if ((rc = review_summary(r->db, cfg, rh + 2, &sum)) != DB_OK) {
@@ -399,18 +403,14 @@ h_route_reviews_get(struct req *r, struct resp *w)
 	uint64_t limit = req_val(r, "limit")->u, offset = req_val(r, "offset")->u, total;
 	const struct config *cfg = r->cfg;
 	char rh[67], q[1400];
-	bool known;
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
 	json_object *o, *sum = NULL, *arr, *cnt;
 	enum db_rc rc;
+	enum err e;
 
-	hex_encode(rid->b32, 32, rh);
-	if ((rc = route_known(r->db, cfg, rh + 2, &known)) != DB_OK)
-		return db_fail(w, rc);
-	if (!known)
-		return resp_fail(w, ERR_NOT_FOUND, "routeId",
-		    "No routed recognition or route context is known for this routeId.");
+	if ((e = route_require(r, w, rid, rh)) != ERR_NONE)
+		return e;
 	if ((rc = review_summary(r->db, cfg, rh + 2, &sum)) != DB_OK)
 		return db_fail(w, rc);
 	snprintf(q, sizeof(q), "SELECT " REVIEW_COLUMNS " FROM " REVIEW_FROM " WHERE r.chain_id = %"

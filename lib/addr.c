@@ -67,6 +67,14 @@ addr_parse(const char *s, size_t slen, struct addr *out)
 	return 0;
 }
 
+int
+addr_from_digits(const char *hex, struct addr *out)
+{
+	if (hex == NULL || strlen(hex) != 2 * ADDR_LEN)
+		return -1;
+	return hex_decode_fixed(hex, 2 * ADDR_LEN, out->b, ADDR_LEN, false);
+}
+
 bool
 addr_is_checksummed(const char *s, size_t slen)
 {

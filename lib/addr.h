@@ -30,6 +30,12 @@ struct addr {
  */
 int addr_parse(const char *s, size_t slen, struct addr *out);
 
+/*
+ * Parse exactly 40 hex digits without "0x" (an address as the database
+ * stores and HEX() prints it) into out; 0, or -1 (NULL or malformed).
+ */
+int addr_from_digits(const char *hex, struct addr *out);
+
 /* True when s is "0x" + 40 hex digits with a valid EIP-55 checksum. */
 bool addr_is_checksummed(const char *s, size_t slen);
 

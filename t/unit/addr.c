@@ -146,5 +146,20 @@ main(void)
 	a.b[19] = 1;
 	ok(!addr_is_zero(&a), "non-zero address is not zero");
 	ok(!addr_eq(&a, &b), "addr_eq distinguishes");
+	{
+		struct addr d, want;
+		char t[ADDR_TEXT_LEN + 1];
+
+		addr_parse("0x5aaeb6053f3e94c9b9a09f33669435e7ef1beaed", 42, &want);
+		ok(addr_from_digits("5aaeb6053f3e94c9b9a09f33669435e7ef1beaed", &d) == 0 && addr_eq(&d, &want) &&
+		    strcmp(addr_format(&d, t), "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed") == 0,
+		    "40 stored hex digits parse (lowercase)");
+		ok(addr_from_digits("5AAEB6053F3E94C9B9A09F33669435E7EF1BEAED", &d) == 0 && addr_eq(&d, &want),
+		    "40 stored hex digits parse (HEX() prints uppercase)");
+		ok(addr_from_digits("0x5aaeb6053f3e94c9b9a09f33669435e7ef1bea", &d) < 0, "a 0x prefix is refused");
+		ok(addr_from_digits("5aaeb6053f3e94c9b9a09f33669435e7ef1bea", &d) < 0, "38 digits refused");
+		ok(addr_from_digits("5aaeb6053f3e94c9b9a09f33669435e7ef1beaeg", &d) < 0, "a non-hex digit refused");
+		ok(addr_from_digits(NULL, &d) < 0, "NULL (a SQL NULL column) refused");
+	}
 	return done_testing();
 }
