@@ -115,14 +115,7 @@ is "$(jq -r .status <<<"$res")" 402 "paid by a wallet without USDC: the authoriz
 is "$(pubs)" "published " "the failed authorization's record was removed (cancel_pending, cleaned up)"
 
 # ---- interrupted after settlement: 202, then the identical retry publishes without recharge
-mariadb --defaults-file="$WAYMARK_VAR/my.cnf" -uroot waymark <<'SQL'
-DELIMITER //
-CREATE TRIGGER fail_publish BEFORE UPDATE ON review_publications FOR EACH ROW
-	IF NEW.state = 'published' THEN
-		SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'test: final write refused';
-	END IF//
-DELIMITER ;
-SQL
+final_write_fails
 ok $? "a trigger makes the final write (state published) fail, as a database fault would"
 res=$(pay "$b8" "$http_tmp/sig8")
 is "$(jq -r '.status, .body.retryWithoutRecharge, .body.status' <<<"$res" | tr '\n' ' ')" "202 true settled_pending " \
@@ -138,7 +131,7 @@ is "$(jqr .reviewSummary.selfReportedCount)" 1 "the public source does not show 
 post "$b8"
 is "$status,$(jqr .retryWithoutRecharge),$(jqr .receipt.transaction)" "202,true,$tx" \
 	"the bundle again without its payment: the 202 and the receipt, not a 402 inviting a new payment"
-sql "DROP TRIGGER fail_publish"
+final_write_works
 req POST "$P" -H 'Content-Type: application/json' -H "PAYMENT-SIGNATURE: $(cat "$http_tmp/sig8")" --data-binary "$b8"
 is "$status,$(jqr .evidenceKind)" "201,self_reported" "the identical retry with the same authorization publishes it"
 is "$(printf '%s' "$(header payment-response)" | base64 -d | jq -r .transaction)" "$tx" "its PAYMENT-RESPONSE repeats the one settlement"

@@ -158,14 +158,7 @@ is "$(balance $PAYER)" 970000 "the duplicates moved no USDC"
 is "$(pubs)" "published " "and left no records"
 
 # ---- interrupted after settlement: 202; the scheduled task publishes it; no second charge
-mariadb --defaults-file="$WAYMARK_VAR/my.cnf" -uroot waymark <<'SQL'
-DELIMITER //
-CREATE TRIGGER fail_publish BEFORE UPDATE ON review_publications FOR EACH ROW
-	IF NEW.state = 'published' THEN
-		SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'test: final write refused';
-	END IF//
-DELIMITER ;
-SQL
+final_write_fails
 ok $? "a trigger makes the final write (state published) fail, as a database fault would"
 b8=$(sign '.reviewerKey = "'$KEY8'" | .text = "Second wallet: the answer matched the receipt and the offer."')
 printf '%s' "$b8" > "$http_tmp/b8"
@@ -176,7 +169,7 @@ is "$(balance $PAYER),$(balance $PAYTO)" "960000,40000" "its 10000 USDC moved"
 is "$(pubs)" "published settled_pending " "the record is settled_pending"
 post "$b8"
 is "$status,$(jqr .retryWithoutRecharge)" "202,true" "the bundle without its payment: the 202 again, never a 402"
-sql "DROP TRIGGER fail_publish"
+final_write_works
 out=$(WAYMARK_CONFIG=$WAYMARK_VAR/waymark.conf "$WAYMARK_BUILD/waymark" publications-complete 0)
 is "$out" "publications: 1 completed, 0 not completed" "the scheduled task (waymark publications-complete) publishes it"
 is "$(pubs)" "published published " "the record is published"

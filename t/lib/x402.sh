@@ -4,6 +4,8 @@
 #                                @x402/core + @x402/evm) on port $fport; succeeds once it listens
 #   balance ADDRESS              USDC atomic units (eth_call balanceOf)
 #   mint ADDRESS ATOMIC          the local test token's open mint, sent by anvil #0
+#   final_write_fails            a MariaDB trigger refuses every publication record's move to
+#                                published, as a database fault would (final_write_works undoes it)
 #   paid_stack NAME OFFSET       chain_stack NAME OFFSET (no seed, no confirmation depth)
 #                                paying PAYTO through the facilitator on OFFSET + 1
 #                                ($fport); the payer PAYER (anvil #1, KEY1) gets 5 USDC
@@ -46,3 +48,16 @@ paid_stack() {
 	ok $? "the x402 facilitator listens"
 	mint $PAYER 5000000
 }
+
+final_write_fails() {
+	mariadb --defaults-file="$WAYMARK_VAR/my.cnf" -uroot waymark <<'SQL'
+DELIMITER //
+CREATE TRIGGER fail_publish BEFORE UPDATE ON review_publications FOR EACH ROW
+	IF NEW.state = 'published' THEN
+		SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'test: final write refused';
+	END IF//
+DELIMITER ;
+SQL
+}
+
+final_write_works() { sql "DROP TRIGGER fail_publish"; }
