@@ -2,6 +2,8 @@
 # missing themselves (see `deps`), so a fresh Debian machine needs nothing else.
 
 SHELL := /bin/bash
+# The project's own pinned Node.js (tools/node-install) runs every script.
+export PATH := $(CURDIR)/.local/node/bin:$(PATH)
 CC ?= cc
 
 # SAN=1 builds everything with AddressSanitizer and UBSan into build-asan/.

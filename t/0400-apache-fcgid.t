@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# INSTALL section 5 for real: a private Apache (ServerRoot under var/) with
+# INSTALL section 5 for real: a private Apache (its own ServerRoot) with
 # mod_fcgid and the directives INSTALL gives, serving the same worker
 # binary against the test stack's MariaDB. mod_fcgid starts and supervises
 # the workers; every path reaches them, so they route and reject alone.
@@ -7,23 +7,48 @@
 top=$(cd "$(dirname "$0")/.." && pwd)
 : "${WAYMARK_TEST_PORT_BASE:?run through make test}"
 [ -x /usr/sbin/apache2 ] && [ -f /usr/lib/apache2/modules/mod_fcgid.so ] || skip_all "apache2/mod_fcgid not installed"
-root=$WAYMARK_VAR-apache
 port=$((WAYMARK_TEST_PORT_BASE + 1))
 url=http://127.0.0.1:$port
-rm -rf "$root"; mkdir -p "$root/logs" "$root/run" "$root/fcgid"
-# Apache will not run workers as root: as root, they run as nobody (the
-# operator's dedicated user in INSTALL), with a config copy it can read.
 conf=$WAYMARK_VAR/waymark.conf
+bindir=$WAYMARK_BUILD
+logdir=$WAYMARK_VAR/log
 user_lines=""
-if [ "$(id -u)" = 0 ]; then
+if [ "$(id -u)" != 0 ]; then
+	root=$WAYMARK_VAR-apache
+	rm -rf "$root"; mkdir -p "$root"
+else
+	# Apache will not run workers as root: as root, they run as nobody (the
+	# operator's dedicated user in INSTALL). nobody may not be able to reach
+	# the checkout at all (a clone in /root, mode 700, is Debian's default),
+	# so Apache's whole world is built where nobody can: a fresh folder with
+	# a copy of the worker, a readable config copy, and the test database's
+	# socket hard-linked beside them (a hard link needs one filesystem: the
+	# first candidate folder on the socket's filesystem is used).
+	sock=$(grep -E '^db_socket *=' "$conf" | sed 's/^db_socket *= *//')
+	root=""
+	for base in /tmp /var/tmp /dev/shm; do
+		d=$(mktemp -d "$base/waymark-apache.XXXXXX" 2>/dev/null) || continue
+		if ln "$sock" "$d/mysqld.sock" 2>/dev/null; then root=$d; break; fi
+		rm -rf "$d"
+	done
+	[ -n "$root" ] || skip_all "no folder that nobody can reach shares a filesystem with $sock"
+	chmod 755 "$root"
 	user_lines="User nobody
 Group nogroup"
-	cp "$WAYMARK_VAR/waymark.conf" "$root/waymark.conf"
+	mkdir -p "$root/bin"
+	cp "$WAYMARK_BUILD/waymark-fcgi" "$root/bin/waymark-fcgi"
+	bindir=$root/bin
+	sed "s|^db_socket *=.*|db_socket = $root/mysqld.sock|" "$WAYMARK_VAR/waymark.conf" > "$root/waymark.conf"
 	chmod 644 "$root/waymark.conf"
 	conf=$root/waymark.conf
-	chown nobody:nogroup "$root/fcgid"
-	chmod 755 "$root"
+	logdir=$root/logs
 fi
+mkdir -p "$root/logs" "$root/run" "$root/fcgid"
+[ "$(id -u)" = 0 ] && chown nobody:nogroup "$root/fcgid" && chmod 1777 "$root/logs"
+# Sanitizer reports of the workers go to a folder they can write; they are
+# copied back into the run's log folder at the end, where run-tests looks.
+asan=${ASAN_OPTIONS:+${ASAN_OPTIONS//$WAYMARK_VAR\/log/$logdir}}
+ubsan=${UBSAN_OPTIONS:+${UBSAN_OPTIONS//$WAYMARK_VAR\/log/$logdir}}
 cat > "$root/httpd.conf" <<CONF
 ServerRoot $root
 ServerName 127.0.0.1
@@ -48,18 +73,29 @@ FcgidIOTimeout 60
 <Location />
     SetHandler fcgid-script
 </Location>
-Alias / $WAYMARK_BUILD/waymark-fcgi/
-<Directory $WAYMARK_BUILD>
+Alias / $bindir/waymark-fcgi/
+<Directory $bindir>
     <Files waymark-fcgi>
         Options +ExecCGI
         Require all granted
     </Files>
 </Directory>
 CONF
-for v in ASAN_OPTIONS UBSAN_OPTIONS; do
-	[ -n "${!v:-}" ] && echo "FcgidInitialEnv $v ${!v}" >> "$root/httpd.conf"
-done
-trap '[ -f "$root/run/httpd.pid" ] && kill -TERM "$(cat "$root/run/httpd.pid")" 2>/dev/null; sleep 0.5' EXIT
+[ -n "$asan" ] && echo "FcgidInitialEnv ASAN_OPTIONS $asan" >> "$root/httpd.conf"
+[ -n "$ubsan" ] && echo "FcgidInitialEnv UBSAN_OPTIONS $ubsan" >> "$root/httpd.conf"
+cleanup() {
+	if [ -f "$root/run/httpd.pid" ]; then
+		local pid; pid=$(cat "$root/run/httpd.pid")
+		kill -TERM "$pid" 2>/dev/null
+		for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+	fi
+	if [ "$logdir" != "$WAYMARK_VAR/log" ]; then
+		cp "$logdir"/asan.* "$logdir"/ubsan.* "$WAYMARK_VAR/log/" 2>/dev/null
+		cp "$root/logs/error.log" "$WAYMARK_VAR/log/apache-error.log" 2>/dev/null
+		rm -rf "$root"
+	fi
+}
+trap cleanup EXIT
 apache2 -f "$root/httpd.conf" -k start 2>"$root/logs/start.log"
 ok $? "apache starts with the INSTALL configuration"
 

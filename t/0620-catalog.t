@@ -44,7 +44,7 @@ want=$(node -e 'const {keccak256,toBytes}=require(process.argv[1]);console.log(k
 is "$rid" "$want" "the listing's route ID is computed like the deployed protocol's (checked with viem)"
 messy=$(sql "SELECT CONCAT(CHAR_LENGTH(description), ' ', service_name, ' ', IFNULL(price_usdc, 'none'), ' ', method) FROM catalog_resources WHERE resource_url LIKE 'https://messy.example.com/%'")
 is "$messy" "1000 messy.example.com none POST" "untrusted text cut to 1000 characters, host as service name, no USDC price for another asset"
-is "$(sql "SELECT COUNT(*) FROM catalog_resources WHERE description REGEXP '[[:cntrl:]]' OR description LIKE '%$(printf '\u202e')%'")" 0 \
+is "$(sql "SELECT COUNT(*) FROM catalog_resources WHERE description REGEXP '[[:cntrl:]]' OR description LIKE '%$(printf '\xe2\x80\xae')%'")" 0 \
 	"control and bidi characters removed"
 
 get "/api/site/x402/discover?q=weather&limit=5"

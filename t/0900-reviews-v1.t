@@ -70,7 +70,7 @@ post "$(sign $KEY7 "$last" "$tx2" "$li2" "$now" "$(printf 'é%.0s' $(seq 501))")
 check 400 invalid_field review.reviewText "1002 bytes of two-byte characters"
 post "$(sign $KEY7 "$last" "$tx2" "$li2" "$now" $'bell\a here')"
 check 400 invalid_field review.reviewText "a control character"
-post "$(sign $KEY7 "$last" "$tx2" "$li2" "$now" $'bidi \u202e here')"
+post "$(sign $KEY7 "$last" "$tx2" "$li2" "$now" $'bidi \xe2\x80\xae here')"
 check 400 invalid_field review.reviewText "a bidirectional override"
 post "$(sign $KEY7 "$last" "$tx2" "$li2" "$now" " padded")"
 check 400 invalid_field review.reviewText "untrimmed text"

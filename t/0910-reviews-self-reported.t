@@ -79,7 +79,7 @@ check400 "$(sign $KEY7 "$last" $((now + 3600)) "Signed in the future.")" review.
 check400 "$(sign $KEY7 "$last" "$now" $'two\nlines')" review.reviewText "multiline text"
 check400 "$(sign $KEY7 "$last" "$now" "$(printf 'x%.0s' $(seq 1001))")" review.reviewText "1001-byte text"
 check400 "$(sign $KEY7 "$last" "$now" $'bell\a here')" review.reviewText "a control character"
-check400 "$(sign $KEY7 "$last" "$now" $'bidi \u2066 here')" review.reviewText "a bidirectional isolate"
+check400 "$(sign $KEY7 "$last" "$now" $'bidi \xe2\x81\xa6 here')" review.reviewText "a bidirectional isolate"
 check400 "$(sign $KEY7 "$unrec" "$now" "A route nobody recognized.")" review.routeId "an unrecognized route"
 check400 "$(jq -c '.review.version = 3' <<<"$good")" review.version "version as a number"
 check400 "$(jq -c '.review.policyVersion = "boon.x402-review-policy/v2"' <<<"$good")" review.policyVersion "another policy version"
