@@ -4,6 +4,12 @@
 SHELL := /bin/bash
 # The project's own pinned Node.js (tools/node-install) runs every script.
 export PATH := $(CURDIR)/.local/node/bin:$(PATH)
+# ...and trusts the system's CAs as well as its own (tools/node-env).
+ifeq ($(NODE_EXTRA_CA_CERTS),)
+ifneq ($(wildcard /etc/ssl/certs/ca-certificates.crt),)
+export NODE_EXTRA_CA_CERTS := /etc/ssl/certs/ca-certificates.crt
+endif
+endif
 CC ?= cc
 
 # SAN=1 builds everything with AddressSanitizer and UBSan into build-asan/.
@@ -21,9 +27,9 @@ PKGS := fcgi json-c libsecp256k1 nettle openssl libcurl libmariadb
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
-CFLAGS := -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror -Wshadow -Wformat=2 \
+CFLAGS := -std=c11 -pthread -D_DEFAULT_SOURCE -Wall -Wextra -Werror -Wshadow -Wformat=2 \
 	-Wno-format-nonliteral $(OPT) -g $(SANFLAGS) -Ilib -Ihandlers -Ifcgi -Iindexer -It
-LDFLAGS := $(SANFLAGS)
+LDFLAGS := -pthread $(SANFLAGS)
 
 LIB_SRC := $(sort $(wildcard lib/*.c))
 HANDLER_SRC := $(sort $(wildcard handlers/*.c))
