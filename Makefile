@@ -12,10 +12,15 @@ endif
 endif
 CC ?= cc
 
-# SAN=1 builds everything with AddressSanitizer and UBSan into build-asan/.
+# SAN=1 builds everything with AddressSanitizer and UBSan into build-asan/;
+# SAN=thread with ThreadSanitizer into build-tsan/.
 ifeq ($(SAN),1)
 BUILD ?= build-asan
 SANFLAGS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+OPT := -O1
+else ifeq ($(SAN),thread)
+BUILD ?= build-tsan
+SANFLAGS := -fsanitize=thread -fno-omit-frame-pointer
 OPT := -O1
 else
 BUILD ?= build
@@ -49,7 +54,7 @@ GENERATED := $(BUILD)/nginx-routes.conf
 # Keep the unit-test objects between builds.
 .SECONDARY:
 
-.PHONY: all deps run stop status test test-asan bench lint clean install fuzz
+.PHONY: all deps run stop status test test-asan test-tsan bench lint clean install fuzz
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -103,6 +108,10 @@ test-asan: deps
 	@$(MAKE) --no-print-directory SAN=1 all
 	@tools/run-tests build-asan
 
+test-tsan: deps
+	@$(MAKE) --no-print-directory SAN=thread all
+	@tools/run-tests build-tsan
+
 bench: deps
 	@$(MAKE) --no-print-directory all
 	@tools/bench
@@ -136,6 +145,6 @@ install: all
 	install -m 644 $(BUILD)/nginx-routes.conf $(DESTDIR)$(PREFIX)/share/waymark/nginx/waymark-routes.conf
 
 clean:
-	rm -rf build build-asan build-fuzz
+	rm -rf build build-asan build-tsan build-fuzz
 
 -include $(shell find $(BUILD)/obj -name '*.d' 2>/dev/null)

@@ -23,15 +23,19 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "admit.h"
 #include "db.h"
 #include "endpoint.h"
 #include "http.h"
 
+/* One per serving thread; what it points to that is shared between the
+ * threads (table, cfg, pay_admit) is read-only or atomic. */
 struct gate {
 	const struct endpoint *table;
 	size_t ntable;
 	const struct config *cfg;
-	struct db *db;
+	struct db *db;                  /* this thread's connection */
+	struct admit *pay_admit;        /* paid requests with a payment in progress */
 	/* Reads up to n body bytes; returns the count, 0 at the end, -1 on error. */
 	long (*read_body)(void *ctx, uint8_t *buf, size_t n);
 	void *read_ctx;

@@ -1,40 +1,58 @@
 /*
  * waymark-fcgi: the FastCGI worker. spawn-fcgi (or mod_fcgid) hands it a
- * listening socket on fd 0; it accepts requests one at a time, builds a
- * struct req, lets the gatekeeper and the dispatch table answer, writes
- * the struct resp and frees everything the request allocated.
+ * listening socket on fd 0. It runs a fixed number of threads; each accepts
+ * requests on that socket one at a time (FCGX_Accept_r), builds a struct
+ * req, lets the gatekeeper and the dispatch table answer, writes the struct
+ * resp and frees everything the request allocated. A thread owns its
+ * request, its MariaDB connection and its keep-alive connections to the
+ * facilitator and the chain RPC; what the threads share (the configuration,
+ * the secp256k1 context, the dispatch table, the paid-request admission
+ * count, the discovery corpus behind its lock) is read-only after start or
+ * guarded. INSTALL section 4 describes the two pools this binary serves.
  *
- * Usage: waymark-fcgi [-c config-file] [-s socket-path]
+ * Usage: waymark-fcgi [-c config-file] [-s socket-path] [-p free|remote] [-t threads]
+ *   -p the pool this process serves: its thread count is worker_threads
+ *      (free, the default) or remote_threads (remote); -t overrides it.
  *   -s opens its own unix socket instead of using fd 0 (for debugging).
- * SIGTERM, SIGINT, SIGUSR1 (multiwatch's default "graceful" signal): finish
- * the current request, then exit 0. Under multiwatch, TERM sent to the
- * workers themselves is a rolling restart: each is replaced as it exits.
+ * SIGTERM, SIGINT, SIGUSR1 (multiwatch's default "graceful" signal): every
+ * thread finishes its current request, then the process exits 0. Under
+ * multiwatch, TERM sent to the workers themselves is a rolling restart:
+ * each is replaced as it exits.
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <time.h>
 #include <unistd.h>
 
+#include <curl/curl.h>
 #include <fcgiapp.h>
 
+#include "admit.h"
 #include "config.h"
 #include "db.h"
+#include "facilitator.h"
 #include "gate.h"
+#include "rpc.h"
 #include "sig.h"
 #include "table.h"
 #include "banned.h"
 
 #define REQ_POOL_MAX (32u * 1024 * 1024)
 
+#define THREADS_MAX 1024
+
+/* Interrupts a thread blocked in accept() at shutdown; does nothing else. */
 static void
-on_term(int signo)
+on_wake(int signo)
 {
 	(void)signo;
-	FCGX_ShutdownPending();
 }
 
 static long
@@ -141,33 +159,156 @@ write_resp(FCGX_Stream *out, const struct resp *w, bool head_only)
 		FCGX_PutStr(w->body.p, (int)w->body.len, out);
 }
 
-int
-main(int argc, char **argv)
+/* What one serving thread owns; the shared parts are pointers. */
+struct server {
+	pthread_t tid;
+	bool started;
+	atomic_bool in_accept;          /* blocked (or about to block) in accept() */
+	atomic_bool done;
+	int fd;                         /* the listening socket (shared) */
+	bool unix_sock;
+	const struct config *cfg;
+	struct admit *pay_admit;        /* shared by the process's threads */
+};
+
+static atomic_bool stopping;
+
+/* Serve one request on fr with g; everything it allocated is freed. */
+static void
+serve_one(struct gate *g, FCGX_Request *fr, bool unix_sock)
 {
-	const char *conf = getenv("WAYMARK_CONFIG"), *sock = NULL;
-	struct config cfg;
+	struct req r;
+	struct resp w;
+
+	memset(&r, 0, sizeof(r));
+	pool_init(&r.pool, REQ_POOL_MAX);
+	resp_init(&w);
+	g->read_ctx = fr->in;
+	if (req_from_env(&r, fr->envp) < 0)
+		resp_fail(&w, ERR_INVALID_REQUEST, NULL, "The request could not be read.");
+	else
+		gate_run(g, &r, &w);
+	write_resp(fr->out, &w, r.method == HM_HEAD);
+	if (unix_sock) {
+		char rest[4096];
+
+		while (FCGX_GetStr(rest, sizeof(rest), fr->in) > 0)
+			;
+		FCGX_Detach(fr);
+	}
+	FCGX_Finish_r(fr);
+	resp_release(&w);
+	pool_release(&r.pool);
+}
+
+static void *
+serve(void *arg)
+{
+	struct server *sv = arg;
 	struct db db;
 	struct gate g;
 	FCGX_Request fr;
-	struct sigaction sa;
-	char err[512];
-	int opt, fd = 0;
-	bool unix_sock;
 
-	while ((opt = getopt(argc, argv, "c:s:")) != -1) {
+	mysql_thread_init();
+	db_init(&db, sv->cfg);
+	g = (struct gate){ .table = endpoints, .ntable = nendpoints, .cfg = sv->cfg, .db = &db,
+	    .read_body = fcgi_read, .pay_admit = sv->pay_admit };
+	FCGX_InitRequest(&fr, sv->fd, FCGI_FAIL_ACCEPT_ON_INTR);
+	for (;;) {
+		atomic_store(&sv->in_accept, true);
+		if (atomic_load(&stopping))
+			break;
+		if (FCGX_Accept_r(&fr) < 0)
+			break;
+		atomic_store(&sv->in_accept, false);
+		serve_one(&g, &fr, sv->unix_sock);
+	}
+	atomic_store(&sv->in_accept, false);
+	FCGX_Free(&fr, 0);
+	db_close(&db);
+	facilitator_thread_release();
+	rpc_thread_release();
+	mysql_thread_end();
+	atomic_store(&sv->done, true);
+	return NULL;
+}
+
+/*
+ * Wait for TERM, INT or USR1, then stop: no thread accepts another request,
+ * a thread inside a request finishes it, and a thread blocked in accept()
+ * is woken with SIGUSR2 (repeated until it has left, since a signal that
+ * arrives just before accept() is entered wakes nothing).
+ */
+static void
+wait_and_stop(struct server *sv, size_t n, const sigset_t *stopset)
+{
+	int signo = 0;
+
+	while (sigwait(stopset, &signo) != 0)
+		;
+	atomic_store(&stopping, true);
+	FCGX_ShutdownPending();
+	for (;;) {
+		size_t left = 0;
+		struct timespec tick = { 0, 20 * 1000 * 1000 };
+
+		for (size_t i = 0; i < n; i++) {
+			if (!sv[i].started || atomic_load(&sv[i].done))
+				continue;
+			left++;
+			if (atomic_load(&sv[i].in_accept))
+				pthread_kill(sv[i].tid, SIGUSR2);
+		}
+		if (left == 0)
+			break;
+		nanosleep(&tick, NULL);
+	}
+}
+
+int
+main(int argc, char **argv)
+{
+	const char *conf = getenv("WAYMARK_CONFIG"), *sock = NULL, *pool = "free";
+	struct config cfg;
+	struct admit pay_admit;
+	struct server *sv = NULL;
+	struct sigaction sa;
+	sigset_t stopset;
+	char err[512];
+	int opt, fd = 0, rc = 0;
+	long threads = 0;
+	size_t n;
+
+	while ((opt = getopt(argc, argv, "c:s:p:t:")) != -1) {
 		switch (opt) {
 		case 'c': conf = optarg; break;
 		case 's': sock = optarg; break;
+		case 'p': pool = optarg; break;
+		case 't':
+			threads = strtol(optarg, NULL, 10);
+			if (threads < 1 || threads > THREADS_MAX) {
+				fprintf(stderr, "waymark-fcgi: -t takes 1..%d\n", THREADS_MAX);
+				return 2;
+			}
+			break;
 		default:
-			fprintf(stderr, "usage: waymark-fcgi [-c config] [-s socket]\n");
+			fprintf(stderr, "usage: waymark-fcgi [-c config] [-s socket] [-p free|remote] [-t threads]\n");
 			return 2;
 		}
+	}
+	if (strcmp(pool, "free") != 0 && strcmp(pool, "remote") != 0) {
+		fprintf(stderr, "waymark-fcgi: -p takes free or remote\n");
+		return 2;
 	}
 	if (config_load(&cfg, conf, err, sizeof(err)) < 0) {
 		fprintf(stderr, "waymark-fcgi: %s\n", err);
 		return 2;
 	}
-	if (sig_init() < 0 || FCGX_Init() != 0) {
+	n = threads ? (size_t)threads : (size_t)(strcmp(pool, "remote") == 0 ? cfg.remote_threads :
+	    cfg.worker_threads);
+	/* Everything the threads share is set up here, before they start. */
+	if (sig_init() < 0 || FCGX_Init() != 0 || mysql_library_init(0, NULL, NULL) != 0 ||
+	    curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
 		fprintf(stderr, "waymark-fcgi: initialisation failed\n");
 		return 1;
 	}
@@ -175,45 +316,47 @@ main(int argc, char **argv)
 		fprintf(stderr, "waymark-fcgi: cannot listen on %s\n", sock);
 		return 1;
 	}
+	admit_init(&pay_admit, (unsigned)cfg.payment_max_in_flight);
+	/* TERM, INT and USR1 are taken by sigwait in this thread only; USR2
+	 * (no SA_RESTART) interrupts a serving thread's accept() at shutdown. */
+	sigemptyset(&stopset);
+	sigaddset(&stopset, SIGTERM);
+	sigaddset(&stopset, SIGINT);
+	sigaddset(&stopset, SIGUSR1);
+	pthread_sigmask(SIG_BLOCK, &stopset, NULL);
 	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = on_term;   /* no SA_RESTART: accept() must return */
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGUSR1, &sa, NULL);
+	sa.sa_handler = on_wake;
+	sigaction(SIGUSR2, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
-	db_init(&db, &cfg);
-	g = (struct gate){ .table = endpoints, .ntable = nendpoints, .cfg = &cfg, .db = &db,
-	    .read_body = fcgi_read };
-	unix_sock = listens_on_unix_socket(fd);
-	FCGX_InitRequest(&fr, fd, 0);
-	while (FCGX_Accept_r(&fr) >= 0) {
-		struct req r;
-		struct resp w;
-
-		memset(&r, 0, sizeof(r));
-		pool_init(&r.pool, REQ_POOL_MAX);
-		resp_init(&w);
-		g.read_ctx = fr.in;
-		if (req_from_env(&r, fr.envp) < 0)
-			resp_fail(&w, ERR_INVALID_REQUEST, NULL, "The request could not be read.");
-		else
-			gate_run(&g, &r, &w);
-		write_resp(fr.out, &w, r.method == HM_HEAD);
-		if (unix_sock) {
-			char rest[4096];
-
-			while (FCGX_GetStr(rest, sizeof(rest), fr.in) > 0)
-				;
-			FCGX_Detach(&fr);
-		}
-		FCGX_Finish_r(&fr);
-		resp_release(&w);
-		pool_release(&r.pool);
+	if ((sv = calloc(n, sizeof(*sv))) == NULL) {
+		fprintf(stderr, "waymark-fcgi: out of memory\n");
+		rc = 1;
+		goto out;
 	}
-	FCGX_Free(&fr, 1);
-	db_close(&db);
+	for (size_t i = 0; i < n; i++) {
+		sv[i].fd = fd;
+		sv[i].unix_sock = listens_on_unix_socket(fd);
+		sv[i].cfg = &cfg;
+		sv[i].pay_admit = &pay_admit;
+		atomic_init(&sv[i].in_accept, false);
+		atomic_init(&sv[i].done, false);
+		if (pthread_create(&sv[i].tid, NULL, serve, &sv[i]) != 0) {
+			fprintf(stderr, "waymark-fcgi: cannot start thread %zu of %zu\n", i + 1, n);
+			rc = 1;
+			pthread_kill(pthread_self(), SIGTERM);   /* stop the ones that started */
+			break;
+		}
+		sv[i].started = true;
+	}
+	wait_and_stop(sv, n, &stopset);
+	for (size_t i = 0; i < n; i++)
+		if (sv[i].started)
+			pthread_join(sv[i].tid, NULL);
+out:
+	free(sv);
+	curl_global_cleanup();
 	mysql_library_end();
 	sig_release();
-	return 0;
+	return rc;
 }

@@ -238,7 +238,7 @@ pay_run(const struct gate *g, struct req *r, struct resp *w)
 	const char *hdr = req_header(r, "payment-signature");
 	char msg[256];
 	uint8_t txb[32];
-	bool has_tx = false, charged = false, unknown_retry = false;
+	bool has_tx = false, charged = false, unknown_retry = false, admitted = false;
 	enum err e;
 
 	if (x402_requirements_init(&rq, g->cfg, r->ep->price_usdc, r->path, r->query, r->ep->summary,
@@ -257,6 +257,15 @@ pay_run(const struct gate *g, struct req *r, struct resp *w)
 	}
 	if (hdr == NULL)
 		return challenge(w, &rq, ERR_PAYMENT_REQUIRED, NULL);
+	/* Bounded waiting on the facilitator: past payment_max_in_flight
+	 * payments in progress in this process, refuse at once, nothing
+	 * reserved or charged, rather than queue behind a slow facilitator. */
+	if (g->pay_admit && !(admitted = admit_enter(g->pay_admit))) {
+		resp_header(w, "Retry-After", "1");
+		e = resp_fail(w, ERR_PAYMENT_UNAVAILABLE, NULL, "Too many payments are in progress right now; "
+		    "nothing was charged. Retry shortly with the same payment.");
+		goto out;
+	}
 	switch (x402_payment_parse(hdr, &rq, (uint64_t)time(NULL), &p, msg, sizeof(msg))) {
 	case X402_PARSE_OK:
 		break;
@@ -371,6 +380,8 @@ out:
 	 * also run when a resumed handler refused. */
 	if ((!charged || w->status >= 400) && r->pay.cancel && r->db)
 		r->pay.cancel(r);
+	if (admitted)
+		admit_leave(g->pay_admit);
 	fac_result_release(&fr);
 	json_object_put(reqs);
 	x402_payment_release(&p);

@@ -17,7 +17,7 @@
  * source as sourceUrl); with `reviewer`, only routes that wallet reviewed
  * remain and its reviews come first.
  *
- * Each worker keeps the described routes in memory (the corpus: verified
+ * Each worker process keeps the described routes in memory (the corpus: verified
  * routes, their text in a word-prefix index, usage and prices), so a
  * request touches no table. At most every DISCOVERY_CHECK_MS a cheap
  * fingerprint query tells whether contexts or the catalog changed (full
@@ -27,6 +27,7 @@
  */
 #include <ctype.h>
 #include <inttypes.h>
+#include <pthread.h>
 #include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -92,6 +93,13 @@ struct corpus {
 	uint32_t gen;
 };
 
+/*
+ * One corpus per worker process, shared by its threads: corpus_lock guards
+ * it and its per-query scratch (match, touched, seen, rel, gen), so one
+ * query or reload runs at a time in a process. Discovery is CPU-bound and
+ * short; the free pool runs at least as many processes as cores.
+ */
+static pthread_mutex_t corpus_lock = PTHREAD_MUTEX_INITIALIZER;
 static struct corpus corpus;
 
 struct terms {
@@ -632,13 +640,24 @@ struct mine {
 	json_object *items;        /* array, newest first */
 };
 
+/* A copy of a corpus JSON value: the answer outlives corpus_lock, and
+ * json-c's reference counts are not atomic, so no corpus object is shared
+ * with an answer. NULL when out of memory. */
+static json_object *
+corpus_copy(json_object *src)
+{
+	json_object *dst = NULL;
+
+	return json_object_deep_copy(src, &dst, NULL) == 0 ? dst : NULL;
+}
+
 static json_object *
 candidate_reviews(const struct cand *c, const struct mine *m, const char *reviewer_hex)
 {
 	json_object *a;
 
 	if (m == NULL)
-		return c->reviews ? json_object_get(c->reviews) : json_object_new_array();
+		return c->reviews ? corpus_copy(c->reviews) : json_object_new_array();
 	/* The reviewer's reviews first, then the others, at most 10. */
 	a = json_object_new_array();
 	for (size_t i = 0; i < json_object_array_length(m->items) && json_object_array_length(a) < 10; i++)
@@ -650,7 +669,7 @@ candidate_reviews(const struct cand *c, const struct mine *m, const char *review
 		json_object_object_get_ex(it, "reviewer", &rv);
 		if (rv && strcmp(json_object_get_string(rv) + 2, reviewer_hex) == 0)
 			continue;
-		json_object_array_add(a, json_object_get(it));
+		json_object_array_add(a, corpus_copy(it));
 	}
 	return a;
 }
@@ -785,8 +804,8 @@ load_mine(struct req *r, const char *rhex, struct mine **out, size_t *n)
 	return rc;
 }
 
-enum err
-discovery_snapshot(struct req *r, struct resp *w, const char *q, uint64_t limit,
+static enum err
+snapshot_locked(struct req *r, struct resp *w, const char *q, uint64_t limit,
     const struct addr *reviewer, json_object **out)
 {
 	struct corpus *k = &corpus;
@@ -883,6 +902,18 @@ discovery_snapshot(struct req *r, struct resp *w, const char *q, uint64_t limit,
 	json_object_object_add(o, "coverage", coverage(true, true, k->activity));
 	*out = o;
 	return ERR_NONE;
+}
+
+enum err
+discovery_snapshot(struct req *r, struct resp *w, const char *q, uint64_t limit,
+    const struct addr *reviewer, json_object **out)
+{
+	enum err e;
+
+	pthread_mutex_lock(&corpus_lock);
+	e = snapshot_locked(r, w, q, limit, reviewer, out);
+	pthread_mutex_unlock(&corpus_lock);
+	return e;
 }
 
 

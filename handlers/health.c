@@ -31,7 +31,8 @@ struct health_cache {
 	char ix_error[320];
 };
 
-static struct health_cache cache;
+/* Each serving thread reuses its own check (no lock, no sharing). */
+static _Thread_local struct health_cache cache;
 
 static uint64_t
 now_ms(void)

@@ -588,7 +588,7 @@ cursor_parse(const char *text, struct cursor *c)
 enum err
 route_filter_from_req(struct req *r, struct resp *w, struct route_filter *f)
 {
-	static struct url u;  /* large; workers are single-threaded */
+	static _Thread_local struct url u;  /* large: one per thread, off the stack */
 	const struct value *qv = req_val(r, "q"), *ov = req_val(r, "origin");
 	const struct value *mv = req_val(r, "method"), *rv = req_val(r, "recognizer");
 	uint8_t h[32];

@@ -198,7 +198,7 @@ const struct endpoint endpoints[] = {
 	    .summary = "free discovery snapshot: candidates with dated evidence and a handoff" },
 	{ .id = "x402.reviews.boon_backed", .method = HM_POST, .pattern = "/api/v1/x402/reviews",
 	    .handler = h_review_v1_post, .auth = AUTH_NONE, .body = BODY_JSON, .body_max = 16 * 1024,
-	    .flags = EP_DB | EP_STRICT, .fields = review_v1_fields,
+	    .flags = EP_DB | EP_STRICT | EP_REMOTE, .fields = review_v1_fields,
 	    .summary = "publish a boon_backed (V1) review signed by the recognition's tipper" },
 	{ .id = "x402.reviews.self_reported", .method = HM_POST,
 	    .pattern = "/api/v1/x402/reviews/self-reported", .handler = h_review_v3_post,

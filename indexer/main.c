@@ -380,7 +380,7 @@ main(int argc, char **argv)
 	routedboon_topic0(x.topic0);
 	addr_format_lower(&cfg.companion_address, x.contract_text);
 	db_init(&x.db, &cfg);
-	if (rpc_init(&x.rpc, cfg.rpc_url, (long)cfg.rpc_timeout_ms) < 0) {
+	if (rpc_init(&x.rpc, cfg.rpc_url, (long)cfg.rpc_timeout_ms, cfg.tls_ca_file) < 0) {
 		fprintf(stderr, "waymark-indexer: cannot set up HTTP\n");
 		return 1;
 	}

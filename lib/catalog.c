@@ -167,7 +167,7 @@ match_offer(json_object *item, json_object *acc, struct catalog_item *out)
 int
 catalog_item_parse(json_object *item, struct catalog_item *out, char *why, size_t cap)
 {
-	static struct url u;
+	static _Thread_local struct url u;  /* large: one per thread, off the stack */
 	json_object *accepts = get(item, "accepts"), *acc = NULL, *lu;
 	const char *url = str(item, "resource"), *type = str(item, "type"), *m, *d;
 	enum url_err ue;

@@ -22,7 +22,17 @@ const struct config_key config_keys[] = {
 	{ "docs_url", CT_URL, S(docs_url), "", 0, 0, false,
 	    "the documentation site {docs_url} (default: public_base_url + /docs)" },
 	{ "workers", CT_UINT, N(workers), "2", 1, 256, false,
-	    "FastCGI worker processes in the pool" },
+	    "worker processes of the free pool (rows that wait on nothing remote)" },
+	{ "worker_threads", CT_UINT, N(worker_threads), "8", 1, 1024, false,
+	    "threads, so requests served at once, per worker process of the free pool" },
+	{ "remote_workers", CT_UINT, N(remote_workers), "2", 1, 256, false,
+	    "worker processes of the remote pool (paid, signed and chain-checked rows)" },
+	{ "remote_threads", CT_UINT, N(remote_threads), "32", 1, 1024, false,
+	    "threads per worker process of the remote pool: requests that may wait on the "
+	    "facilitator, the chain RPC or MariaDB at once are remote_workers x remote_threads" },
+	{ "payment_max_in_flight", CT_UINT, N(payment_max_in_flight), "24", 1, 1024, false,
+	    "paid requests with a payment in progress at once, per remote worker process; past it a "
+	    "paid request gets 503 payment_unavailable with Retry-After, nothing charged" },
 	{ "db_socket", CT_STRING, S(db_socket), "", 0, 0, false,
 	    "MariaDB unix socket path; when set, db_host and db_port are not used" },
 	{ "db_host", CT_STRING, S(db_host), "127.0.0.1", 0, 0, false, "MariaDB host" },
@@ -76,6 +86,9 @@ const struct config_key config_keys[] = {
 	    "Authorization header value sent to the facilitator (e.g. \"Bearer <token>\"); empty: none; never logged" },
 	{ "facilitator_timeout_ms", CT_UINT, N(facilitator_timeout_ms), "20000", 100, 600000, false,
 	    "timeout of one facilitator /verify or /settle request, in milliseconds (settle waits for the transaction)" },
+	{ "tls_ca_file", CT_STRING, S(tls_ca_file), "", 0, 0, false,
+	    "CA certificates (PEM) for outbound HTTPS to the facilitator and the chain RPC; "
+	    "empty: the system's" },
 	{ "catalog_url", CT_URL, S(catalog_url), "", 0, 0, false,
 	    "Bazaar-compatible discovery API synced into the x402 network catalog; empty: none" },
 	{ "payer_client", CT_STRING, S(payer_client), "agentcash", 0, 0, false,

@@ -25,7 +25,11 @@ struct config {
 	char public_base_url[CONFIG_STR_MAX];
 	char app_url[CONFIG_STR_MAX];
 	char docs_url[CONFIG_STR_MAX];
-	uint64_t workers;
+	uint64_t workers;               /* processes of the free pool */
+	uint64_t worker_threads;        /* threads per process of the free pool */
+	uint64_t remote_workers;        /* processes of the remote pool */
+	uint64_t remote_threads;        /* threads per process of the remote pool */
+	uint64_t payment_max_in_flight; /* per remote process: paid requests past the 402 at once */
 
 	char db_socket[1024];
 	char db_host[256];
@@ -56,6 +60,7 @@ struct config {
 	char facilitator_url[CONFIG_STR_MAX];
 	char facilitator_auth_header[1024];  /* secret: Authorization header value, "" for none */
 	uint64_t facilitator_timeout_ms;
+	char tls_ca_file[1024];         /* CA bundle for outbound HTTPS; "" for the system's */
 	char catalog_url[CONFIG_STR_MAX];
 	char payer_client[64];
 };

@@ -131,3 +131,9 @@ endpoint_param_count(const char *pattern)
 			n++;
 	return n;
 }
+
+bool
+endpoint_remote(const struct endpoint *e)
+{
+	return e->auth != AUTH_NONE || (e->flags & EP_REMOTE) != 0;
+}

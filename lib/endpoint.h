@@ -46,6 +46,9 @@ enum body_kind {
                             * may be shown again; the handler sees r->pay.settled_earlier
                             * and serves only what that payment already bought (fcgi/pay.h) */
 
+#define EP_REMOTE     0x20u /* may wait on a remote service (the chain RPC) although free:
+                             * served by the remote pool, like every paid or signed row */
+
 typedef enum err (*handler_fn)(struct req *r, struct resp *w);
 
 struct endpoint {
@@ -86,6 +89,15 @@ bool endpoint_path_matches(const char *pattern, const char *path);
 
 /* "GET, POST" for an allow mask, into out[cap]; returns out. */
 char *endpoint_allow_text(unsigned allow, char *out, size_t cap);
+
+/*
+ * True when the row belongs to the remote pool: the worker processes whose
+ * requests may wait on the facilitator or the chain RPC (every row with an
+ * auth kind, and free rows flagged EP_REMOTE). The free pool serves the
+ * rest, so a free read never queues behind a remote call. nginx routes each
+ * path to its pool (`waymark routes nginx`).
+ */
+bool endpoint_remote(const struct endpoint *e);
 
 /* Number of "{name}" segments in a pattern. */
 size_t endpoint_param_count(const char *pattern);

@@ -8,6 +8,18 @@
 #include "json.h"
 #include "banned.h"
 
+/* The calling thread's handle: its connection cache keeps the facilitator's
+ * connection alive between calls. Released by facilitator_thread_release. */
+static _Thread_local CURL *thread_curl;
+
+void
+facilitator_thread_release(void)
+{
+	if (thread_curl)
+		curl_easy_cleanup(thread_curl);
+	thread_curl = NULL;
+}
+
 static size_t
 on_data(char *p, size_t size, size_t n, void *ud)
 {
@@ -64,7 +76,12 @@ facilitator_call(const struct config *cfg, bool settle, json_object *payload,
 	json_object_object_add(body, "paymentRequirements", json_object_get(requirements));
 	text = json_dump(body, &tlen);
 	snprintf(url, sizeof(url), "%s/%s", cfg->facilitator_url, settle ? "settle" : "verify");
-	if (text == NULL || (c = curl_easy_init()) == NULL) {
+	if (thread_curl == NULL)
+		thread_curl = curl_easy_init();
+	else
+		curl_easy_reset(thread_curl);   /* keeps the live connection */
+	c = thread_curl;
+	if (text == NULL || c == NULL) {
 		snprintf(res->err, sizeof(res->err), "facilitator: cannot set up the request");
 		goto out;
 	}
@@ -88,6 +105,8 @@ facilitator_call(const struct config *cfg, bool settle, json_object *payload,
 	curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
 	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
 	curl_easy_setopt(c, CURLOPT_USERAGENT, "waymark");
+	if (cfg->tls_ca_file[0])
+		curl_easy_setopt(c, CURLOPT_CAINFO, cfg->tls_ca_file);
 	cc = curl_easy_perform(c);
 	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
 	if (cc != CURLE_OK) {
@@ -110,8 +129,6 @@ facilitator_call(const struct config *cfg, bool settle, json_object *payload,
 	if (rc == FAC_REFUSED && res->reason[0] == '\0')
 		snprintf(res->reason, sizeof(res->reason), "%s", settle ? "settlement_failed" : "invalid_payment");
 out:
-	if (c)
-		curl_easy_cleanup(c);
 	curl_slist_free_all(hdr);
 	buf_release(&reply);
 	json_object_put(body);

@@ -3,7 +3,10 @@
  * POST {facilitator_url}/verify and /settle with
  * {x402Version: 2, paymentPayload (as received), paymentRequirements},
  * over libcurl, with the configured timeout and an optional
- * Authorization header (facilitator_auth_header, a secret).
+ * Authorization header (facilitator_auth_header, a secret). Each thread
+ * keeps one curl handle, so its connection to the facilitator stays open
+ * between calls (and a TLS session is reused); tls_ca_file, when set, is
+ * the CA bundle that https URLs are checked against.
  *
  * A reply that is JSON carrying isValid (verify) or success (settle) is an
  * answer, whatever its HTTP status (CDP answers 400 for invalid payments);
@@ -48,5 +51,8 @@ enum fac_rc facilitator_call(const struct config *cfg, bool settle, json_object 
 
 /* Release what facilitator_call stored. */
 void fac_result_release(struct fac_result *res);
+
+/* Close the calling thread's facilitator connection, if any (thread exit). */
+void facilitator_thread_release(void);
 
 #endif

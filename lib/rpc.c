@@ -11,10 +11,11 @@
 #include "banned.h"
 
 int
-rpc_init(struct rpc *r, const char *url, long timeout_ms)
+rpc_init(struct rpc *r, const char *url, long timeout_ms, const char *ca_file)
 {
 	memset(r, 0, sizeof(*r));
-	if (snprintf(r->url, sizeof(r->url), "%s", url) >= (int)sizeof(r->url))
+	if (snprintf(r->url, sizeof(r->url), "%s", url) >= (int)sizeof(r->url) ||
+	    snprintf(r->ca_file, sizeof(r->ca_file), "%s", ca_file ? ca_file : "") >= (int)sizeof(r->ca_file))
 		return -1;
 	r->timeout_ms = timeout_ms;
 	curl_global_init(CURL_GLOBAL_DEFAULT);
@@ -39,25 +40,34 @@ on_data(char *p, size_t size, size_t n, void *ud)
 	return buf_add(b, p, size * n) < 0 ? 0 : size * n;
 }
 
-struct rpc *
-rpc_shared(const char *url, long timeout_ms)
-{
-	static struct rpc node;
-	static bool ready;
+/* Each thread's own connection (rpc_shared), released by rpc_thread_release. */
+static _Thread_local struct rpc thread_node;
+static _Thread_local bool thread_ready;
 
+struct rpc *
+rpc_shared(const char *url, long timeout_ms, const char *ca_file)
+{
 	if (url == NULL || url[0] == '\0')
 		return NULL;
-	if (ready && strcmp(node.url, url) == 0 && node.timeout_ms == timeout_ms)
-		return &node;
-	if (ready)
-		rpc_release(&node);
-	ready = false;
-	if (rpc_init(&node, url, timeout_ms) < 0) {
-		rpc_release(&node);
+	ca_file = ca_file ? ca_file : "";
+	if (thread_ready && strcmp(thread_node.url, url) == 0 && thread_node.timeout_ms == timeout_ms &&
+	    strcmp(thread_node.ca_file, ca_file) == 0)
+		return &thread_node;
+	rpc_thread_release();
+	if (rpc_init(&thread_node, url, timeout_ms, ca_file) < 0) {
+		rpc_release(&thread_node);
 		return NULL;
 	}
-	ready = true;
-	return &node;
+	thread_ready = true;
+	return &thread_node;
+}
+
+void
+rpc_thread_release(void)
+{
+	if (thread_ready)
+		rpc_release(&thread_node);
+	thread_ready = false;
 }
 
 /* POST body, parse the reply into *reply (caller puts). */
@@ -87,6 +97,8 @@ post(struct rpc *r, const char *body, json_object **reply)
 	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, r->timeout_ms < 5000 ? r->timeout_ms : 5000L);
 	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+	if (r->ca_file[0])
+		curl_easy_setopt(c, CURLOPT_CAINFO, r->ca_file);
 	cc = curl_easy_perform(c);
 	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
 	if (cc != CURLE_OK) {

@@ -1,8 +1,8 @@
 /*
  * rpc.h: Ethereum JSON-RPC over HTTP (libcurl), single calls and batches.
  *
- * One struct rpc per process holds a reusable curl handle (keep-alive to
- * the node). Responses are bounded (RPC_MAX_RESPONSE) and parsed with the
+ * One struct rpc per thread holds a reusable curl handle (keep-alive to
+ * the node, TLS session reused). Responses are bounded (RPC_MAX_RESPONSE) and parsed with the
  * strict parser; quantities stay hex strings for the caller to decode
  * with rpc_hex_u64 / u256_parse.
  *
@@ -31,20 +31,26 @@ struct rpc {
 	void *curl;            /* CURL * */
 	char url[2048];
 	long timeout_ms;
+	char ca_file[1024];    /* CA bundle for https, "" for the system's */
 	long error_code;       /* JSON-RPC error code of the last RPC_ERROR */
 	char err[512];
 };
 
-/* 0, or -1 when curl cannot be set up. */
-int rpc_init(struct rpc *r, const char *url, long timeout_ms);
+/* 0, or -1 when curl cannot be set up or ca_file (NULL or "" for the
+ * system's CAs) does not fit. */
+int rpc_init(struct rpc *r, const char *url, long timeout_ms, const char *ca_file);
 void rpc_release(struct rpc *r);
 
 /*
- * The process's own connection to url (workers are single-threaded), made
- * on first use and remade when url or timeout_ms change; NULL when url is
- * empty or curl cannot be set up. Never freed by the caller.
+ * The calling thread's own connection to url, made on first use and remade
+ * when url, timeout_ms or ca_file change; NULL when url is empty or curl
+ * cannot be set up. Never freed by the caller: rpc_thread_release frees it
+ * when the thread ends.
  */
-struct rpc *rpc_shared(const char *url, long timeout_ms);
+struct rpc *rpc_shared(const char *url, long timeout_ms, const char *ca_file);
+
+/* Free the calling thread's rpc_shared connection, if any. */
+void rpc_thread_release(void);
 
 /*
  * Call method with params (a JSON array as text, e.g. "[\"latest\",false]").

@@ -105,7 +105,7 @@ valid_text(const struct field *f, const char *s, size_t len, struct pool *pool, 
 		break;
 	}
 	case VT_URL: {
-		static struct url u;  /* large; workers are single-threaded */
+		static _Thread_local struct url u;  /* large: one per thread, off the stack */
 		enum url_err ue = url_check_public(s, len, URL_EXACT, &u);
 
 		if (ue != URL_OK) {

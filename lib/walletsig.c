@@ -216,7 +216,7 @@ walletsig_decode_validator(const char *result)
 static struct rpc *
 node_get(const struct config *cfg)
 {
-	return rpc_shared(cfg->rpc_url, (long)cfg->rpc_timeout_ms);
+	return rpc_shared(cfg->rpc_url, (long)cfg->rpc_timeout_ms, cfg->tls_ca_file);
 }
 
 /*

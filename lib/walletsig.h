@@ -31,7 +31,7 @@
  * nothing. An execution revert (JSON-RPC error code 3, or a message naming
  * a revert) is a real answer: INVALID.
  *
- * The RPC connection is the process's shared one (rpc_shared in lib/rpc:
+ * The RPC connection is the calling thread's own one (rpc_shared in lib/rpc:
  * made on first need from cfg->rpc_url and cfg->rpc_timeout_ms, reused
  * across requests; workers are single-threaded, so this is not
  * thread-safe). Signatures are at most WALLETSIG_MAX bytes.

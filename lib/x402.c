@@ -502,7 +502,7 @@ x402_authorization_state(const struct config *cfg, const struct x402_payment *p)
 	    "0x98de503528ee59b575ef0c0a2576a82497bfc029a5685b209e9ec333479b10a5";
 	static const char canceled_topic[] =
 	    "0x1cdd46ff242716cdaa72d159d339a485b3438398348d68f09d7c8c0a59353d81";
-	struct rpc *node = rpc_shared(cfg->rpc_url, (long)cfg->rpc_timeout_ms);
+	struct rpc *node = rpc_shared(cfg->rpc_url, (long)cfg->rpc_timeout_ms, cfg->tls_ca_file);
 	char params[768], token[ADDR_TEXT_LEN + 1], from[ADDR_TEXT_LEN + 1], nonce[67], out[80];
 	json_object *logs = NULL, *tx = NULL;
 	uint64_t head = 0;

@@ -7,7 +7,7 @@
 . "$(dirname "$0")/lib/http.sh"
 tool=$WAYMARK_BUILD/waymark
 
-diff <("$tool" routes nginx) "$WAYMARK_VAR/nginx/waymark-routes.conf" >/dev/null
+diff <("$tool" -c "$WAYMARK_VAR/waymark.conf" routes nginx) "$WAYMARK_VAR/nginx/waymark-routes.conf" >/dev/null
 ok $? "the running nginx routes file is the table's generated output"
 rows=$("$tool" routes list | wc -l)
 locs=$(grep -c '^location ' "$WAYMARK_VAR/nginx/waymark-routes.conf")

@@ -47,8 +47,6 @@ mkdir -p "$root/logs" "$root/run" "$root/fcgid"
 [ "$(id -u)" = 0 ] && chown nobody:nogroup "$root/fcgid" && chmod 1777 "$root/logs"
 # Sanitizer reports of the workers go to a folder they can write; they are
 # copied back into the run's log folder at the end, where run-tests looks.
-asan=${ASAN_OPTIONS:+${ASAN_OPTIONS//$WAYMARK_VAR\/log/$logdir}}
-ubsan=${UBSAN_OPTIONS:+${UBSAN_OPTIONS//$WAYMARK_VAR\/log/$logdir}}
 cat > "$root/httpd.conf" <<CONF
 ServerRoot $root
 ServerName 127.0.0.1
@@ -65,11 +63,12 @@ FcgidIPCDir $root/fcgid
 FcgidProcessTableFile $root/fcgid/table
 # The directives of INSTALL section 5:
 FcgidInitialEnv WAYMARK_CONFIG $conf
-FcgidMaxProcessesPerClass 8
+FcgidInitialEnv WAYMARK_WORKER_THREADS 1
+FcgidMaxProcessesPerClass 64
 FcgidMinProcessesPerClass 2
 FcgidMaxRequestsPerProcess 0
 FcgidMaxRequestLen 6291456
-FcgidIOTimeout 60
+FcgidIOTimeout 80
 <Location />
     SetHandler fcgid-script
 </Location>
@@ -81,8 +80,9 @@ Alias / $bindir/waymark-fcgi/
     </Files>
 </Directory>
 CONF
-[ -n "$asan" ] && echo "FcgidInitialEnv ASAN_OPTIONS $asan" >> "$root/httpd.conf"
-[ -n "$ubsan" ] && echo "FcgidInitialEnv UBSAN_OPTIONS $ubsan" >> "$root/httpd.conf"
+for v in ASAN_OPTIONS UBSAN_OPTIONS TSAN_OPTIONS; do
+	[ -n "${!v:-}" ] && echo "FcgidInitialEnv $v ${!v//$WAYMARK_VAR\/log/$logdir}" >> "$root/httpd.conf"
+done
 cleanup() {
 	if [ -f "$root/run/httpd.pid" ]; then
 		local pid; pid=$(cat "$root/run/httpd.pid")
@@ -90,7 +90,7 @@ cleanup() {
 		for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
 	fi
 	if [ "$logdir" != "$WAYMARK_VAR/log" ]; then
-		cp "$logdir"/asan.* "$logdir"/ubsan.* "$WAYMARK_VAR/log/" 2>/dev/null
+		cp "$logdir"/asan.* "$logdir"/ubsan.* "$logdir"/tsan.* "$WAYMARK_VAR/log/" 2>/dev/null
 		cp "$root/logs/error.log" "$WAYMARK_VAR/log/apache-error.log" 2>/dev/null
 		rm -rf "$root"
 	fi

@@ -1,0 +1,206 @@
+#!/usr/bin/env bash
+# Paid requests never hold the house: the worker's threads and its two pools
+# (INSTALL section 4), with the real facilitator (t/tools/facilitator.mjs)
+# holding its answers until the test releases them. Structural facts only,
+# never timings:
+#   - 16 paid reads held at the facilitator are 16 calls in flight there at
+#     once, while free discovery, /health and the cost preview answer 200;
+#     released, all 16 settle exactly once (USDC balances);
+#   - one remote worker process killed while requests are held: the free
+#     pool and the other process still answer, multiwatch replaces it, and
+#     only the answered requests were charged;
+#   - with payment_max_in_flight 4, the fifth concurrent paid request gets
+#     503 payment_unavailable with Retry-After at once, never reaches the
+#     facilitator, and no USDC moves for it;
+#   - behind a TLS-terminating proxy (nginx, self-signed certificate, the CA
+#     file as tls_ca_file), 200 paid requests open no more connections to
+#     the facilitator than the remote pool has threads.
+. "$(dirname "$0")/lib/tap.sh"
+. "$(dirname "$0")/lib/chain.sh"
+. "$(dirname "$0")/lib/http.sh"
+. "$(dirname "$0")/lib/x402.sh"
+tools=$top/t/tools
+PAID=/api/v1/x402/routes?limit=1
+PRICE=10000
+
+# Held calls must outlast the waits of a loaded machine: the worker's own
+# facilitator timeout is raised (nginx's read timeout follows it).
+export WAYMARK_FACILITATOR_TIMEOUT_MS=300000
+paid_stack concurrency 50
+fac=http://127.0.0.1:$fport
+stats() { curl -s "$fac/_stats"; }
+hold() { curl -s -X POST -H 'Content-Type: application/json' -d "$1" "$fac/_hold" >/dev/null; }
+release() { curl -s -X POST "$fac/_release" | jq -r .released; }
+reset_stats() { curl -s -X POST "$fac/_stats/reset" >/dev/null; }
+# until JQ-CONDITION holds for /_stats (20 s at most)
+wait_stats() {
+	local n=0
+	until jq -e "$1" <<<"$(stats)" >/dev/null 2>&1 || [ $n -ge 200 ]; do n=$((n + 1)); sleep 0.1; done
+	jq -e "$1" <<<"$(stats)" >/dev/null 2>&1
+}
+# pay_bg N TAG: N paid reads in the background, each by the real client;
+# their answers land in $http_tmp/TAG.<i>
+pay_bg() {
+	local i
+	for i in $(seq "$1"); do
+		node "$tools/pay.mjs" --key "$KEY1" --url "$URL$PAID" > "$http_tmp/$2.$i" 2>/dev/null &
+		echo $! >> "$http_tmp/$2.pids"
+	done
+}
+wait_bg() { local p; for p in $(cat "$http_tmp/$1.pids"); do wait "$p" 2>/dev/null; done; }
+count_status() { cat "$http_tmp/$1".[0-9]* | jq -r .status | grep -c "^$2\$"; }
+free_reads_answer() {
+	local what=$1
+	req GET "/api/v1/x402/discovery?q=weather&limit=5"
+	is "$status" 200 "$what: free discovery answers"
+	req GET /health
+	is "$status" 200 "$what: /health answers"
+	req POST /api/v1/workflows/cost-preview -H 'Content-Type: application/json' \
+		--data-binary '{"requests":[{"method":"GET","path":"/health"}]}'
+	is "$status" 200 "$what: the cost preview answers"
+}
+remote_workers() { pgrep -P "$(cat "$WAYMARK_VAR/run/workers-remote.pid")" | sort; }
+
+# ---- the layout: two pools, each path routed to its own
+"$top/tools/stack" status | grep -q '^remote workers: running'
+ok $? "the remote pool runs beside the free pool"
+is "$(remote_workers | wc -l)" "$("$WAYMARK_BUILD/waymark" -c "$WAYMARK_VAR/waymark.conf" config get remote_workers)" \
+	"multiwatch runs remote_workers processes"
+is "$(ls /proc/"$(remote_workers | head -n1)"/task | wc -l)" \
+	$(( $("$WAYMARK_BUILD/waymark" -c "$WAYMARK_VAR/waymark.conf" config get remote_threads) + 1 )) \
+	"a remote worker runs remote_threads serving threads (and its main thread)"
+routes=$WAYMARK_VAR/nginx/waymark-routes.conf
+is "$(grep -A3 'location = /api/v1/x402/discovery ' "$routes" | grep -c 'fastcgi_pass waymark_workers;')" 1 \
+	"nginx sends discovery to the free pool"
+is "$(grep -A3 'location = /api/v1/x402/routes ' "$routes" | grep -c 'fastcgi_pass waymark_remote;')" 1 \
+	"nginx sends the paid directory to the remote pool"
+is "$(grep -A3 'location = /api/v1/x402/reviews ' "$routes" | grep -c 'fastcgi_pass waymark_remote;')" 1 \
+	"nginx sends boon_backed publication (chain-checked signatures) to the remote pool"
+
+# ---- 16 paid reads held at the facilitator
+payer0=$(balance "$PAYER"); payto0=$(balance "$PAYTO")
+reset_stats
+hold '{"verify":true}'
+pay_bg 16 held
+wait_stats '.held.verify == 16'
+ok $? "16 paid reads wait at the facilitator at once"
+is "$(stats | jq .maxInFlight.verify)" 16 "the facilitator saw 16 verify calls in flight at once"
+free_reads_answer "16 paid reads held"
+is "$(release)" 16 "released all 16"
+wait_bg held
+is "$(count_status held 200)" 16 "all 16 paid reads answer 200"
+is "$(stats | jq .calls.settle)" 16 "16 settle calls, one each"
+is "$(( payer0 - $(balance "$PAYER") ))" $(( 16 * PRICE )) "the payer paid 16 times the price, no more"
+is "$(( $(balance "$PAYTO") - payto0 ))" $(( 16 * PRICE )) "payTo received 16 times the price"
+is "$(sql "SELECT COUNT(*) FROM x402_payments WHERE status = 'settled'")" 16 "16 settled ledger rows"
+
+# ---- a remote worker killed while requests are held
+before=$(remote_workers)
+payer0=$(balance "$PAYER")
+reset_stats
+hold '{"verify":true}'
+pay_bg 8 kill
+wait_stats '.held.verify == 8'
+ok $? "8 paid reads held"
+victim=$(head -n1 <<<"$before")
+kill -KILL "$victim"
+n=0; until [ "$(remote_workers | wc -l)" = "$(wc -l <<<"$before")" ] && ! remote_workers | grep -qx "$victim" ||
+	[ $n -ge 100 ]; do n=$((n + 1)); sleep 0.1; done
+ok $(remote_workers | grep -qx "$victim" && echo 1 || echo 0) "the killed worker is gone"
+is "$(remote_workers | wc -l)" "$(wc -l <<<"$before")" "multiwatch replaced it"
+free_reads_answer "a remote worker killed"
+release >/dev/null
+wait_bg kill
+served=$(count_status kill 200)
+lost=$(count_status kill 503)
+is "$((served + lost))" 8 "every held request got an answer: 200, or 503 when its worker died ($served, $lost)"
+is "$(( payer0 - $(balance "$PAYER") ))" $(( served * PRICE )) "only the answered requests were charged"
+hold '{}'
+res=$(node "$tools/pay.mjs" --key "$KEY1" --url "$URL$PAID")
+is "$(jq -r .status <<<"$res")" 200 "the remote pool serves paid reads again"
+
+# ---- the in-flight cap: 4 per process, one remote process
+"$top/tools/stack" stop >/dev/null 2>&1
+export WAYMARK_REMOTE_WORKERS=1 WAYMARK_PAYMENT_MAX_IN_FLIGHT=4
+"$top/tools/stack" start >/dev/null
+ok $? "the stack restarts with payment_max_in_flight 4 and one remote process"
+payer0=$(balance "$PAYER")
+reset_stats
+hold '{"verify":true}'
+pay_bg 4 cap
+wait_stats '.held.verify == 4'
+ok $? "4 paid reads held at the facilitator"
+res=$(node "$tools/pay.mjs" --key "$KEY1" --url "$URL$PAID")
+is "$(jq -r .status <<<"$res")" 503 "the fifth concurrent paid read: 503"
+is "$(jq -r .body.error <<<"$res")" payment_unavailable "with payment_unavailable"
+sig=$(node "$tools/pay.mjs" --key "$KEY1" --url "$URL$PAID" --signature-out "$http_tmp/sig5" >/dev/null; cat "$http_tmp/sig5")
+req GET "$PAID" -H "PAYMENT-SIGNATURE: $sig"
+is "$status" 503 "the same refusal, seen with curl"
+like "$(header retry-after)" '^[0-9]+$' "with Retry-After"
+is "$(stats | jq .calls.verify)" 4 "the refused requests never reached the facilitator"
+is "$(release)" 4 "released the 4"
+wait_bg cap
+is "$(count_status cap 200)" 4 "the 4 admitted reads answer 200"
+is "$(( payer0 - $(balance "$PAYER") ))" $(( 4 * PRICE )) "USDC moved for the 4 only"
+res=$(node "$tools/pay.mjs" --key "$KEY1" --url "$URL$PAID")
+is "$(jq -r .status <<<"$res")" 200 "with places free again, a paid read is served"
+unset WAYMARK_REMOTE_WORKERS WAYMARK_PAYMENT_MAX_IN_FLIGHT
+
+# ---- keep-alive to the facilitator, through a TLS-terminating proxy
+tls=$WAYMARK_VAR-tls
+rm -rf "$tls"; mkdir -p "$tls/logs" "$tls/tmp"
+openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 -subj /CN=127.0.0.1 \
+	-addext subjectAltName=IP:127.0.0.1 -keyout "$tls/key.pem" -out "$tls/cert.pem" 2>/dev/null
+ok $? "a self-signed certificate for 127.0.0.1"
+tport=$((WAYMARK_TEST_PORT_BASE + 52))
+cat > "$tls/nginx.conf" <<CONF
+worker_processes 1;
+pid $tls/nginx.pid;
+error_log $tls/logs/error.log warn;
+events { worker_connections 1024; }
+http {
+    client_body_temp_path $tls/tmp;
+    proxy_temp_path $tls/tmp;
+    log_format conn '\$connection \$request_uri \$ssl_session_reused';
+    access_log $tls/logs/access.log conn;
+    keepalive_requests 100000;
+    keepalive_timeout 300s;
+    upstream facilitator {
+        server 127.0.0.1:$fport;
+        keepalive 16;
+    }
+    server {
+        listen 127.0.0.1:$tport ssl;
+        ssl_certificate $tls/cert.pem;
+        ssl_certificate_key $tls/key.pem;
+        location / {
+            proxy_pass http://facilitator;
+            proxy_http_version 1.1;
+            proxy_set_header Connection "";
+        }
+    }
+}
+CONF
+nginx -p "$tls" -c "$tls/nginx.conf" 2>"$tls/logs/start.log"
+ok $? "the TLS proxy starts"
+trap '[ -n "$fpid" ] && kill "$fpid" 2>/dev/null; [ -f "$tls/nginx.pid" ] && kill -QUIT "$(cat "$tls/nginx.pid")"; rm -rf "$http_tmp"; "$top/tools/stack" stop >/dev/null 2>&1' EXIT
+"$top/tools/stack" stop >/dev/null 2>&1
+threads=4
+export WAYMARK_FACILITATOR_URL=https://127.0.0.1:$tport WAYMARK_TLS_CA_FILE=$tls/cert.pem
+export WAYMARK_REMOTE_WORKERS=1 WAYMARK_REMOTE_THREADS=$threads
+"$top/tools/stack" start >/dev/null
+ok $? "the stack restarts with the facilitator behind the TLS proxy, one remote process of $threads threads"
+mint "$PAYER" 3000000
+payer0=$(balance "$PAYER")
+: > "$tls/logs/access.log"
+load=$(node "$tools/bench-paid-load.mjs" --url "$URL$PAID" --key "$KEY1" --c 8 --n 200)
+is "$(jq -r .ok <<<"$load")" 200 "200 paid reads through the proxy answer 200"
+is "$(( payer0 - $(balance "$PAYER") ))" $(( 200 * PRICE )) "each settled once"
+calls=$(grep -cE ' /(verify|settle) ' "$tls/logs/access.log")
+is "$calls" 400 "400 facilitator calls crossed the proxy"
+conns=$(grep -E ' /(verify|settle) ' "$tls/logs/access.log" | cut -d' ' -f1 | sort -u | wc -l)
+ok $([ "$conns" -ge 1 ] && [ "$conns" -le "$threads" ] && echo 0 || echo 1) \
+	"they used $conns TLS connections, no more than the $threads worker threads"
+req GET /health
+is "$status" 200 "the stack is healthy afterwards"
+done_testing
