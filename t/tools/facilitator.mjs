@@ -2,13 +2,38 @@
 // with @x402/evm's exact EVM scheme, settling on the local anvil chain.
 //
 // Usage: node t/tools/facilitator.mjs --rpc URL --port N [--key 0xKEY] [--fault KIND]
+//          [--delay-verify-ms N] [--delay-settle-ms N]
 //   POST /verify and POST /settle take {x402Version, paymentPayload,
 //   paymentRequirements}; GET /supported lists the kinds. The signer that
-//   submits transferWithAuthorization is --key (default: anvil account #3).
+//   submits transferWithAuthorization is --key (default: anvil account #3);
+//   its transactions are sent one at a time (each takes the next nonce), so
+//   concurrent settles never pick the same nonce.
 //   --fault injects one failure after a real /verify, never settling:
 //     settle-down     /settle drops the connection without an answer
 //     settle-refused  /settle answers {success: false, errorReason} with
 //                     a long errorMessage (which must never be relayed)
+//   --delay-verify-ms N, --delay-settle-ms N (default 0): the answer to
+//     /verify (resp. /settle) is held N ms AFTER the real work is done, as
+//     a remote facilitator's round trip and a block wait would take.
+//
+// Test and bench controls, on the same port (JSON answers):
+//   POST /_hold     body {"verify":bool,"settle":bool}: from now on every
+//                   /verify (resp. /settle) whose flag is true waits BEFORE
+//                   doing anything (a held settle has moved no USDC) until
+//                   /_release. A flag left out is false. Answers {hold}.
+//   POST /_release  lets every held call proceed and turns holding off.
+//                   Answers {released: n}.
+//   GET  /_stats    {"inFlight":{"verify":n,"settle":n},
+//                    "held":{"verify":n,"settle":n},
+//                    "maxInFlight":{"verify":n,"settle":n},
+//                    "calls":{"verify":n,"settle":n}}
+//                   inFlight: calls being processed now (held ones included,
+//                   until their answer is sent); held: calls waiting for
+//                   /_release; maxInFlight: the high-water mark of inFlight;
+//                   calls: /verify and /settle requests received. The last
+//                   two count since start or since POST /_stats/reset.
+//   POST /_stats/reset  calls back to 0, maxInFlight to the current
+//                   inFlight. Answers the stats after the reset.
 // Prints "listening <port>" on stdout once it accepts connections.
 import http from 'node:http';
 import { createWalletClient, http as viemHttp, publicActions, defineChain } from 'viem';
@@ -20,9 +45,26 @@ import { toFacilitatorEvmSigner } from '@x402/evm';
 const ANVIL3 = '0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6';
 const opt = {};
 for (let i = 2; i < process.argv.length; i += 2) opt[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
-if (!opt.rpc || !opt.port || (opt.fault && !['settle-down', 'settle-refused'].includes(opt.fault))) {
-  process.stderr.write('usage: node facilitator.mjs --rpc URL --port N [--key 0xKEY] [--fault settle-down|settle-refused]\n');
+const delayMs = { verify: Number(opt['delay-verify-ms'] ?? 0), settle: Number(opt['delay-settle-ms'] ?? 0) };
+if (!opt.rpc || !opt.port || (opt.fault && !['settle-down', 'settle-refused'].includes(opt.fault)) ||
+    !Object.values(delayMs).every((v) => Number.isInteger(v) && v >= 0)) {
+  process.stderr.write('usage: node facilitator.mjs --rpc URL --port N [--key 0xKEY] [--fault settle-down|settle-refused]\n' +
+    '         [--delay-verify-ms N] [--delay-settle-ms N]\n');
   process.exit(2);
+}
+
+// Hold mode and counters (see the top of this file).
+const kinds = ['verify', 'settle'];
+const zero = () => ({ verify: 0, settle: 0 });
+const stats = { inFlight: zero(), held: zero(), maxInFlight: zero(), calls: zero() };
+let hold = { verify: false, settle: false };
+let waiting = [];   // resolve functions of the held calls
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+async function holdIfAsked(kind) {
+  if (!hold[kind]) return;
+  stats.held[kind]++;
+  await new Promise((r) => waiting.push(r));
+  stats.held[kind]--;
 }
 
 async function main() {
@@ -36,6 +78,19 @@ async function main() {
   const account = privateKeyToAccount(opt.key || ANVIL3);
   const w = createWalletClient({ account, chain, transport: viemHttp(opt.rpc) }).extend(publicActions);
   const signer = toFacilitatorEvmSigner(Object.assign(w, { address: account.address }), { confirmationTimeoutMs: 15000 });
+  // One transaction sent at a time: two concurrent sends would both read
+  // the same pending nonce and the second would fail. Only the send is
+  // queued; waiting for receipts stays concurrent.
+  let queue = Promise.resolve();
+  for (const m of ['writeContract', 'sendTransaction']) {
+    const f = signer[m];
+    if (typeof f !== 'function') continue;
+    signer[m] = (...a) => {
+      const r = queue.then(() => f.apply(signer, a));
+      queue = r.catch(() => {});
+      return r;
+    };
+  }
   const facilitator = new x402Facilitator();
   registerExactEvmScheme(facilitator, { signer, networks: `eip155:${chainId}` });
 
@@ -47,23 +102,51 @@ async function main() {
     let body = '';
     req.on('data', (c) => { body += c; });
     req.on('end', async () => {
+      const kind = req.method === 'POST' && kinds.find((k) => req.url === `/${k}`);
+      if (kind) {
+        stats.calls[kind]++;
+        stats.inFlight[kind]++;
+        stats.maxInFlight[kind] = Math.max(stats.maxInFlight[kind], stats.inFlight[kind]);
+      }
       try {
         if (req.method === 'GET' && req.url === '/supported') return send(200, facilitator.getSupported());
-        if (req.method !== 'POST' || (req.url !== '/verify' && req.url !== '/settle')) return send(404, { error: 'not found' });
+        if (req.method === 'GET' && req.url === '/_stats') return send(200, stats);
+        if (req.method === 'POST' && req.url === '/_stats/reset') {
+          stats.calls = zero();
+          stats.maxInFlight = { ...stats.inFlight };
+          return send(200, stats);
+        }
+        if (req.method === 'POST' && req.url === '/_hold') {
+          const b = body ? JSON.parse(body) : {};
+          hold = { verify: b.verify === true, settle: b.settle === true };
+          return send(200, { hold });
+        }
+        if (req.method === 'POST' && req.url === '/_release') {
+          const w = waiting;
+          hold = { verify: false, settle: false };
+          waiting = [];
+          w.forEach((r) => r());
+          return send(200, { released: w.length });
+        }
+        if (!kind) return send(404, { error: 'not found' });
         const b = JSON.parse(body);
-        if (req.url === '/settle' && opt.fault === 'settle-down') return req.socket.destroy();
-        if (req.url === '/settle' && opt.fault === 'settle-refused') {
+        await holdIfAsked(kind);
+        if (kind === 'settle' && opt.fault === 'settle-down') return req.socket.destroy();
+        if (kind === 'settle' && opt.fault === 'settle-refused') {
           return send(400, { success: false, errorReason: 'invalid_transaction_state', transaction: '',
             network: b.paymentRequirements.network, errorMessage: 'Execution reverted: ' + 'x'.repeat(500) });
         }
-        const r = req.url === '/verify'
+        const r = kind === 'verify'
           ? await facilitator.verify(b.paymentPayload, b.paymentRequirements)
           : await facilitator.settle(b.paymentPayload, b.paymentRequirements);
+        if (delayMs[kind] > 0) await sleep(delayMs[kind]);
         process.stderr.write(`${req.url} ${JSON.stringify({ ok: r.isValid ?? r.success, reason: r.invalidReason ?? r.errorReason ?? null })}\n`);
         send(200, r);
       } catch (e) {
         process.stderr.write(`${req.url} error ${e.message}\n`);
         send(500, { error: String(e.message || e) });
+      } finally {
+        if (kind) stats.inFlight[kind]--;
       }
     });
   });
