@@ -352,7 +352,8 @@ load_usage(struct db *db, struct corpus *k)
 	return load_counts(db, k, q, offsetof(struct cand, uses), offsetof(struct cand, wallets));
 }
 
-static const struct cand *order_entries;
+/* The entries qsort orders (it has no context argument); per thread. */
+static _Thread_local const struct cand *order_entries;
 
 /* More boon_backed reviews first, then more distinct reviewers, then route ID. */
 static int

@@ -125,8 +125,9 @@ wordindex_add(struct wordindex *w, uint32_t doc, unsigned field, const char *tex
 	return a.rc;
 }
 
-/* qsort has no context argument: the arena is set for the duration of the sort. */
-static const char *sort_words;
+/* qsort has no context argument: the arena is set for the duration of the
+ * sort, per thread (two threads may build indexes at once). */
+static _Thread_local const char *sort_words;
 
 static int
 posting_cmp(const void *x, const void *y)
