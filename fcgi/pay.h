@@ -1,6 +1,6 @@
 /*
- * pay.h: the gatekeeper's step for AUTH_PAID rows (x402 v2, DESIGN.md
- * "Payments"), in this order:
+ * pay.h: the gatekeeper's step for AUTH_PAID rows (x402 v2,
+ * docs/ARCHITECTURE.md, Payments), in this order:
  *
  *   no PAYMENT-SIGNATURE               402 payment_required + PAYMENT-REQUIRED
  *   undecodable, malformed, altered    402 invalid_payment + a fresh PAYMENT-REQUIRED
@@ -14,7 +14,8 @@
  * The ledger row is reserved before /verify. Payment headers and payloads
  * are never logged.
  *
- * Paid publication (spec 3.3) adds three optional pieces, all generic:
+ * Paid publication (docs/ARCHITECTURE.md) adds three optional pieces, all
+ * generic:
  *   - the row's prepay hook runs first, with the database, paid or not:
  *     it refuses what could never be served (400/409 before any 402) or
  *     answers by itself (e.g. the identical bundle already published);

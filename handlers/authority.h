@@ -1,6 +1,6 @@
 /*
- * authority.h: a route's receipt authority (spec 2.7, 4.3; reference boon.md
- * 4): which key signs the route's official x402 receipts (signer) and which
+ * authority.h: a route's receipt authority (docs/PROTOCOL.md, Receipt
+ * authority): which key signs the route's official x402 receipts (signer) and which
  * wallet its payments go to (payTo), pinned from evidence this service has
  * already seen, never fetched from the endpoint. The pins, in order:
  *

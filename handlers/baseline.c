@@ -1,6 +1,7 @@
 /*
  * baseline.c: checking a saved discovery snapshot that a caller sends back
- * as a baseline (spec 2.1-2.3, 4.2 "Changes rule"); see baseline.h. Runs
+ * as a baseline (docs/PROTOCOL.md, Discovery snapshot, Reports); see
+ * baseline.h. Runs
  * in the .check hook of a row, before any payment is asked for, so it
  * reads no database: only the request, the configuration and the clock.
  */

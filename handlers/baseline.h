@@ -1,7 +1,7 @@
 /*
- * baseline.h: checking a saved discovery snapshot (spec 2.1-2.3) that a
- * caller sends back as the baseline of a changes report (spec 4.2 "Changes
- * rule"), in baseline.c.
+ * baseline.h: checking a saved discovery snapshot (docs/PROTOCOL.md,
+ * Discovery snapshot) that a caller sends back as the baseline of a changes report
+ * (docs/PROTOCOL.md, Reports), in baseline.c.
  *
  * Besides the spec's bounds this service bounds, and documents, what the
  * spec leaves open: at most BASELINE_LIST_MAX entries in each matchReasons

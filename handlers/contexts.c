@@ -1,5 +1,6 @@
 /*
- * contexts.c: POST /api/v1/x402/route-contexts (spec 2.6 and 4.3) and the
+ * contexts.c: POST /api/v1/x402/route-contexts (docs/PROTOCOL.md, Route
+ * contexts) and the
  * route-context reads of contexts.h.
  *
  * A publication {noteJson, offerJson, signature} is verified by

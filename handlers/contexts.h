@@ -1,5 +1,6 @@
 /*
- * contexts.h: route contexts (spec 2.6): the reads other handlers share.
+ * contexts.h: route contexts (docs/PROTOCOL.md, Route contexts): the reads
+ * other handlers share.
  * Publication itself is h_route_contexts_post (table.h, contexts.c).
  *
  * A public context record is

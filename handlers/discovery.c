@@ -1,6 +1,7 @@
 /*
- * discovery.c: GET /api/v1/x402/discovery (spec 2.1-2.3, DESIGN.md
- * "Discovery decisions"). Free and read-only: candidate endpoints for a
+ * discovery.c: GET /api/v1/x402/discovery (docs/PROTOCOL.md, Discovery
+ * snapshot; docs/ARCHITECTURE.md, Decisions where the spec is silent).
+ * Free and read-only: candidate endpoints for a
  * task, with dated evidence and an invocation handoff; no quality score.
  *
  * Candidates are routes with a description whose method and URL recompute
@@ -372,7 +373,10 @@ order_cmp(const void *x, const void *y)
 	return evidence_cmp(*(const uint32_t *)x, *(const uint32_t *)y, order_entries);
 }
 
-/* One review item of a candidate (spec 2.3), citing the free review source. */
+/*
+ * One review item of a candidate (docs/PROTOCOL.md, Discovery snapshot),
+ * citing the free review source.
+ */
 static json_object *
 review_item(const struct config *cfg, const uint8_t route_id[32], const char *text,
     const char *lane, const char *wallet_hex, const char *published)

@@ -1,6 +1,6 @@
 /*
- * discovery.h: the discovery snapshot (spec 2.1-2.3), shared by
- * GET /api/v1/x402/discovery and the MCP tool.
+ * discovery.h: the discovery snapshot (docs/PROTOCOL.md, Discovery snapshot),
+ * shared by GET /api/v1/x402/discovery and the MCP tool.
  */
 #ifndef WAYMARK_DISCOVERY_H
 #define WAYMARK_DISCOVERY_H

@@ -1,6 +1,7 @@
 /*
  * drafts.c: POST /api/v1/x402/review-draft and POST
- * /api/v1/x402/review-prepare (spec 4.1), and the draft builders the MCP
+ * /api/v1/x402/review-prepare (docs/PROTOCOL.md, Free endpoints), and the
+ * draft builders the MCP
  * tools share (drafts.h says what a draft is and is not).
  *
  * The gatekeeper has already checked the rows' fields (routeId is 0x + 64

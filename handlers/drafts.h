@@ -1,6 +1,7 @@
 /*
- * drafts.h: review drafts the service builds and never publishes (spec
- * 4.1 POST /api/v1/x402/review-draft and POST /api/v1/x402/review-prepare).
+ * drafts.h: review drafts the service builds and never publishes
+ * (docs/PROTOCOL.md, Free endpoints: POST /api/v1/x402/review-draft and POST
+ * /api/v1/x402/review-prepare).
  * The MCP tools boon_draft_review and boon_prepare_review (mcp.c) build
  * the same objects through the same functions.
  *
@@ -24,7 +25,7 @@
  * failed is inconsistent: there was no response to check.
  *
  * Every text produced passes draft_text_ok, the review text rules of the
- * x402 review policy (reference/boon.md section 4).
+ * x402 review policy (docs/PROTOCOL.md, Review text).
  *
  * Return conventions: builders return enum draft_err (DRAFT_OK is 0) with
  * a one-sentence reason for the caller's 400; draft_text_ok is a

@@ -1,5 +1,6 @@
 /*
- * economics.c: GET /api/v1/x402/economics (spec 1, 4.1, 5.2). The current
+ * economics.c: GET /api/v1/x402/economics (docs/PROTOCOL.md: Scope,
+ * Free endpoints, x402 payments). The current
  * payment recipients from the configuration, the prices of the paid rows
  * of the dispatch table (the same rows that charge), the fixed burn of a
  * routed recognition, and the status of the disabled experimental

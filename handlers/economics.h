@@ -1,5 +1,6 @@
 /*
- * economics.h: GET /api/v1/x402/economics (spec 4.1), the free summary of
+ * economics.h: GET /api/v1/x402/economics (docs/PROTOCOL.md, Free endpoints),
+ * the free summary of
  * who gets paid for what, and the MCP tool boon_economics, which returns
  * the same object.
  *

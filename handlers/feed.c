@@ -1,6 +1,6 @@
 /*
- * feed.c: GET /api/feed, retired (spec 7: "gone/not-found with a
- * replacement hint"). Answers 410 with the discovery endpoint to use.
+ * feed.c: GET /api/feed, retired (docs/PROTOCOL.md, Errors and limits: a
+ * pointer to its replacement). Answers 410 with the discovery endpoint to use.
  */
 #include "table.h"
 #include "banned.h"

@@ -1,5 +1,6 @@
 /*
- * graph.c: the paid recognition graph (spec 4.2), over the routes the
+ * graph.c: the paid recognition graph (docs/PROTOCOL.md, Paid reads), over the
+ * routes the
  * directory selects (routes_select, routes.h: same query family, same
  * order, no cursor):
  *

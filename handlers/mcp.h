@@ -1,6 +1,6 @@
 /*
- * mcp.h: the read-only MCP tool surface at POST /mcp (spec 4.1; protocol
- * facts in reference/protocols.md section 2), split out of the handler
+ * mcp.h: the read-only MCP tool surface at POST /mcp (docs/PROTOCOL.md,
+ * MCP), split out of the handler
  * so the tests can drive it without FastCGI.
  *
  * Transport: stateless Streamable HTTP, JSON replies only (no SSE, no

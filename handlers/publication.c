@@ -211,7 +211,7 @@ sweep(struct req *r, const struct publication *p)
 	return db_exec(r->db, q, false);
 }
 
-/* The 202 of spec 3.3: settled, not yet published. */
+/* The 202 of docs/ARCHITECTURE.md, Paid publication: settled, not yet published. */
 static enum err
 answer_pending(struct req *r, struct resp *w, bool checkpointed)
 {

@@ -1,6 +1,6 @@
 /*
- * publication.h: the paid publication of a signed review (spec 3.3,
- * DESIGN.md "Payments"), shared by the paid lanes (receipt_verified V2,
+ * publication.h: the paid publication of a signed review (docs/ARCHITECTURE.md,
+ * Paid publication), shared by the paid lanes (receipt_verified V2,
  * self_reported V3). A lane supplies its checks; this module runs the
  * record through the payment step of fcgi/pay.c:
  *
@@ -110,7 +110,8 @@ enum err publication_post(struct req *r, struct resp *w);
 enum db_rc publication_complete(struct db *db, uint64_t chain_id, const char *dg);
 
 /*
- * The scheduled task of spec 3.3, for records last touched at least
+ * The scheduled task (docs/ARCHITECTURE.md, Paid publication), for records
+ * last touched at least
  * min_age seconds ago: first the records bound to a payment of unknown
  * outcome are put to the chain (x402_authorization_state: used, its
  * ledger row becomes settled; void, the record is released), records

@@ -1,5 +1,5 @@
 /*
- * reports.c: the paid report resources (spec 2.8, 4.2), each $0.01
+ * reports.c: the paid report resources (docs/PROTOCOL.md, Reports), each $0.01
  * through the gatekeeper's x402 step (the handler runs after /verify;
  * settlement follows only an answer below 400):
  *
@@ -28,7 +28,8 @@
  *
  * Changes takes the caller's saved snapshot (the baseline). Before any
  * payment is asked for (the rows' .check hook) the baseline must validate
- * as a version-1 snapshot (spec 2.1-2.3, baseline.h: bounds), be strictly
+ * as a version-1 snapshot (docs/PROTOCOL.md, Discovery snapshot; baseline.h:
+ * bounds), be strictly
  * older than the request (generatedAt < now, to the nanosecond), and have
  * been made for the request's own query: q, limit and reviewer, where the
  * request's values default as discovery's do (q "", limit 10, reviewer

@@ -1,5 +1,6 @@
 /*
- * reports.h: the paid report resources (spec 2.8, 4.2): compare, changes
+ * reports.h: the paid report resources (docs/PROTOCOL.md, Reports): compare,
+ * changes
  * and export, in handlers/reports.c. This header holds what the dispatch
  * table needs: the report names and the body limit of the rows whose
  * request carries a saved baseline (its bounds are in baseline.h).

@@ -2,8 +2,8 @@
  * review_v2.c: paid publication of a receipt_verified (V2) review.
  *
  * POST /api/v1/x402/reviews/receipt-verified, $0.01 through x402. The body
- * is {review, signature, evidence{offer, receipt}} (reference boon.md 4):
- * the EIP-712 X402ReceiptReview (domain "Boon X402 Review" v2, the
+ * is {review, signature, evidence{offer, receipt}} (docs/PROTOCOL.md, Review
+ * lanes): the EIP-712 X402ReceiptReview (domain "Boon X402 Review" v2, the
  * configured chain and companion) plus the official signed x402 offer and
  * receipt of the reviewed route (lib/receipt). Checked before any payment
  * is asked, in this order:

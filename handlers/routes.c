@@ -1,5 +1,5 @@
 /*
- * routes.c: the paid route reads (spec 4.2, reference/boon.md 4.2), from
+ * routes.c: the paid route reads (docs/PROTOCOL.md, Paid reads), from
  * the indexed routed recognitions of the configured chain and companion,
  * the route contexts and the reviews:
  *

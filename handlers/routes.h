@@ -1,7 +1,7 @@
 /*
  * routes.h: the route selection of the paid directory (routes.c), shared
  * by GET /api/v1/x402/routes and GET /api/v1/x402/graph (graph.c), so both
- * list the same routes in the same order (spec 4.2).
+ * list the same routes in the same order (docs/PROTOCOL.md, Paid reads).
  *
  * The query family: sort (reviewed|recent), context (with|all|raw), q
  * (text in a current context's URL or intent), origin (an https origin,

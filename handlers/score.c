@@ -1,5 +1,6 @@
 /*
- * score.c: POST /api/v1/score (spec 4.2), paid. The handler gathers the
+ * score.c: POST /api/v1/score (docs/PROTOCOL.md, Paid reads), paid. The
+ * handler gathers the
  * inputs and lib/score.h computes the suggestion (the formula is there and
  * in INSTALL "Score policy"): waymark's own deterministic, conservative
  * policy, labelled boon.recognition-score/v2 for compatibility and owned

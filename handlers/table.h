@@ -62,7 +62,7 @@ enum err h_routed_boons_check(struct req *r, struct resp *w);
  * that is malformed or was issued for another sort or context. */
 extern const char *const route_sort_names[];
 extern const char *const route_context_names[];
-extern const char *const route_method_names[]; /* the method filter: spec 2.2's methods */
+extern const char *const route_method_names[]; /* the method filter (docs/PROTOCOL.md) */
 enum err h_routes_get(struct req *r, struct resp *w);
 enum err h_routes_check(struct req *r, struct resp *w);
 

@@ -1,5 +1,6 @@
 /*
- * workflows.c: POST /api/v1/workflows/cost-preview (spec 2.9, 4.1).
+ * workflows.c: POST /api/v1/workflows/cost-preview (docs/PROTOCOL.md, Cost
+ * preview).
  *
  * Prices a planned list of calls to THIS service from the dispatch table,
  * the same rows that charge for them, and executes nothing. A step is

@@ -1,5 +1,6 @@
 /*
- * banned.h: functions waymark code must not call (STYLE.md 7).
+ * banned.h: functions waymark code must not call (docs/ARCHITECTURE.md, Code
+ * conventions).
  *
  * Include it LAST in every .c file, after the system headers, so the
  * macros below turn a call into a compile error without disturbing the

@@ -1,5 +1,5 @@
 /*
- * brand.h: the one definition of the brand word; DESIGN.md "Brand word".
+ * brand.h: the one definition of the brand word; docs/PROTOCOL.md, Brand word.
  * Every identifier, path, header name, policy string and EIP-712 domain
  * name derived from the brand is built from these two macros.
  */

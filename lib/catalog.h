@@ -5,7 +5,7 @@
  * characters become spaces, URLs must pass the public-URL policy, and
  * nothing an item names is ever fetched.
  *
- * Field mapping (reference x402.md 5.3): URL = resource; method =
+ * Field mapping (docs/PROTOCOL.md, Network catalog): URL = resource; method =
  * extensions.bazaar.info.input.method, else accepts[0].outputSchema.input
  * .method, else unknown; description = description, else the accepts
  * entry's; service name = serviceName, else the URL host; price = the

@@ -1,7 +1,7 @@
 /*
  * config.h: the service configuration: one file of `key = value` lines
- * plus environment overrides WAYMARK_<KEY> (DESIGN.md "Configuration
- * contract"). Every key is a row of one table (config.c) with its type,
+ * plus environment overrides WAYMARK_<KEY> (docs/ARCHITECTURE.md,
+ * Configuration contract). Every key is a row of one table (config.c) with its type,
  * default and one-line documentation; INSTALL lists the same rows, and a
  * test checks that it does.
  *

@@ -1,6 +1,6 @@
 /*
  * eip712.h: EIP-712 hashing of typed structured data given as json-c
- * objects (reference/protocols.md §5.1). Hashing only: signature
+ * objects (docs/PROTOCOL.md, Typed data). Hashing only: signature
  * recovery is sig.h's job.
  *
  *   digest     = keccak256(0x19 0x01 || domainSeparator || hashStruct(message))

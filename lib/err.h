@@ -1,7 +1,8 @@
 /*
  * err.h: the one error enum of the HTTP API, mapped once to an HTTP
  * status, a snake_case code and a default one-sentence message
- * (DESIGN.md "HTTP conventions"). resp_fail() in http.h writes the body.
+ * (docs/ARCHITECTURE.md, HTTP conventions). resp_fail() in http.h writes the
+ * body.
  */
 #ifndef WAYMARK_ERR_H
 #define WAYMARK_ERR_H

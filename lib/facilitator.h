@@ -1,6 +1,6 @@
 /*
- * facilitator.h: the client of an x402 facilitator (reference/x402.md 3):
- * POST {facilitator_url}/verify and /settle with
+ * facilitator.h: the client of an x402 facilitator (docs/PROTOCOL.md,
+ * Facilitator): POST {facilitator_url}/verify and /settle with
  * {x402Version: 2, paymentPayload (as received), paymentRequirements},
  * over libcurl, with the configured timeout and an optional
  * Authorization header (facilitator_auth_header, a secret). Each thread

@@ -1,5 +1,5 @@
 /*
- * ids.h: the protocol's related IDs (reference/boon.md §1, "Related IDs"),
+ * ids.h: the protocol's related IDs (docs/PROTOCOL.md, Related IDs),
  * each a keccak256 of an abi.encode tuple; the domain strings are built
  * from BRAND_LOWER (brand.h):
  *

@@ -1,6 +1,6 @@
 /*
- * receipt.h: the x402 offer-receipt extension's signed artifacts (reference
- * x402.md 6, boon.md 4): a signed offer (PAYMENT-REQUIRED
+ * receipt.h: the x402 offer-receipt extension's signed artifacts
+ * (docs/PROTOCOL.md, Offers and receipts): a signed offer (PAYMENT-REQUIRED
  * extensions["offer-receipt"].info.offers[]) and a signed receipt
  * (PAYMENT-RESPONSE extensions["offer-receipt"].info.receipt), format
  * "eip712" only.

@@ -1,6 +1,6 @@
 /*
- * review.h: rules shared by the review lanes (reference boon.md 4): the
- * review text rules, the publication window, the V1 (boon_backed) and V3
+ * review.h: rules shared by the review lanes (docs/PROTOCOL.md, Review lanes):
+ * the review text rules, the publication window, the V1 (boon_backed) and V3
  * (self_reported) review objects and their EIP-712 digests.
  *
  * Return conventions: 0, or -1 with the offending field (e.g.

@@ -1,5 +1,5 @@
 /*
- * route.h: route identity (reference/boon.md section 1).
+ * route.h: route identity (docs/PROTOCOL.md, Route IDs).
  *
  *   routeId = keccak256(utf8("<brand>:x402-route:v1" "\n" METHOD "\n"
  *                            ORIGIN "\n" PATH))

@@ -1,6 +1,6 @@
 /*
  * routedboon.h: the routed-recognition event of the companion contract
- * (DESIGN.md "Chain"):
+ * (docs/PROTOCOL.md, Routed recognition):
  *
  *   RoutedBoon(bytes32 indexed routeId, address indexed tipper,
  *              bytes32 indexed contextRef, address endpointPayTo,

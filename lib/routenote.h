@@ -1,7 +1,7 @@
 /*
  * routenote.h: route notes and the signed offers that sell them
- * (reference/boon.md 4.1), the payload of a route-context publication
- * (spec 2.6): {noteJson, offerJson, signature}.
+ * (docs/PROTOCOL.md, Route contexts), the payload of a route-context
+ * publication: {noteJson, offerJson, signature}.
  *
  * The note and the offer arrive as exact JSON strings. Each is parsed with
  * json_parse_strict (duplicate member names rejected at every depth) and

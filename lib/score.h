@@ -1,7 +1,8 @@
 /*
  * score.h: waymark's own recognition-score policy, labelled
  * SCORE_POLICY ("boon.recognition-score/v2") for wire compatibility. The
- * deployed service's formula is not public (reference/boon.md 3), so this
+ * deployed service's formula is not public (docs/ARCHITECTURE.md, Decisions
+ * where the spec is silent), so this
  * is a deterministic, conservative policy of our own, and every answer
  * says so. It suggests the size of an optional recognition; it is not a
  * quality score and pays nothing.

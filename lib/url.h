@@ -1,7 +1,7 @@
 /*
  * url.h: absolute https URLs, parsed and normalized the way the WHATWG URL
  * Standard (`new URL()` in Node and browsers) does for the special scheme
- * https, plus the public URL policy of the interface spec (section 2.2).
+ * https, plus the public URL policy (docs/PROTOCOL.md, Public URL policy).
  *
  * What is implemented, and what is not:
  * - Leading and trailing C0 controls and spaces are stripped; tab, LF and
@@ -109,7 +109,8 @@ struct url {
 enum url_err url_parse(const char *s, size_t len, struct url *out);
 
 /*
- * The public URL policy (interface spec 2.2: "public HTTPS URL, max 2048;
+ * The public URL policy (docs/PROTOCOL.md, Public URL policy: "public HTTPS
+ * URL, max 2048;
  * credentials, IP literals, local hosts and unsafe reconstruction are
  * rejected"). Runs url_parse, then rejects, in this order:
  * - input over URL_PUBLIC_MAX bytes (URL_PUBLIC_TOO_LONG, checked first);

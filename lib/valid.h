@@ -1,7 +1,8 @@
 /*
  * valid.h: field validators. Each validator checks AND parses one input
  * field into a typed value, so handlers only ever see clean input
- * (STYLE.md 3). A dispatch-table row lists its fields; the gatekeeper runs
+ * (docs/ARCHITECTURE.md, Code conventions). A dispatch-table row lists its
+ * fields; the gatekeeper runs
  * them before the handler and answers the central 400 naming the field.
  *
  * Sources: a "{name}" path segment, a query parameter, or a top-level
@@ -37,7 +38,7 @@ enum vtype {
 	VT_BYTES32,  /* 0x + 64 hex */
 	VT_HANDLE,   /* canonical recognition handle, github:/x:/agent: */
 	VT_DECIMAL,  /* strict decimal amount, up to 18 fractional digits */
-	VT_URL,      /* public https URL (spec 2.2 policy) */
+	VT_URL,      /* public https URL (docs/PROTOCOL.md, Public URL policy) */
 	VT_CHOICE,   /* one of choices[] */
 	VT_BOOL,     /* JSON true/false; "true"/"false" in a query */
 	VT_ARRAY,    /* JSON array (body only), min_len..max_len elements */

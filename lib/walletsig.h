@@ -3,8 +3,8 @@
  * locally, contract wallets (ERC-1271) and not-yet-deployed contract
  * wallets (EIP-6492) through the configured JSON-RPC node (rpc_url).
  *
- * Verifier order (reference/protocols.md 4.4; ERC-6492 requires 1271
- * before ecrecover for contracts):
+ * Verifier order (docs/PROTOCOL.md, Contract-wallet signatures; ERC-6492
+ * requires 1271 before ecrecover for contracts):
  *  1. The signature ends in the 32-byte ERC-6492 suffix (0x6492 x 16): the
  *     wrapper abi.encode(factory, factoryCalldata, innerSig) is checked
  *     for a strict layout here (a malformed one is INVALID without any

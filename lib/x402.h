@@ -1,7 +1,7 @@
 /*
  * x402.h: the resource-server side of x402 v2 for the exact EVM scheme
- * (reference/x402.md 1-3): the PaymentRequirements a paid row issues for
- * one request, the PaymentRequired challenge, standard base64, and the
+ * (docs/PROTOCOL.md, x402 payments): the PaymentRequirements a paid row issues
+ * for one request, the PaymentRequired challenge, standard base64, and the
  * strict parse and binding check of a PAYMENT-SIGNATURE.
  *
  * A row's requirements are deterministic for a request: scheme "exact",

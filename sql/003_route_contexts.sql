@@ -1,4 +1,4 @@
--- 003: route contexts (spec 2.6, reference/boon.md 4.1): signed route notes
+-- 003: route contexts (docs/PROTOCOL.md, Route contexts): signed route notes
 -- published by the participants of a route (a tipper, or a funded endpoint
 -- or network payTo of one of its routed recognitions).
 -- One current slot per participant per route: the primary key (chain_id,

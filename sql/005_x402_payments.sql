@@ -1,4 +1,5 @@
--- 005: the x402 replay ledger (DESIGN.md "Payments"). One row per payment
+-- 005: the x402 replay ledger (docs/ARCHITECTURE.md, Payment ledger). One row
+-- per payment
 -- authorization a paid route accepted, keyed by (payer, authorization
 -- nonce): the row is inserted BEFORE the facilitator verifies or settles,
 -- so the same payment can never be used twice, nor on another route; the

@@ -1,5 +1,5 @@
--- 006: published reviews, in evidence lanes kept separate (spec 1, 2.3,
--- 4.3). Rows are immutable once written. The typed-data digest identifies
+-- 006: published reviews, in evidence lanes kept separate (docs/PROTOCOL.md,
+-- Review lanes). Rows are immutable once written. The typed-data digest identifies
 -- a signed review; lane rules are unique keys, never read-then-write:
 -- boon_backed (V1): one review per routed recognition.
 CREATE TABLE reviews (

@@ -1,6 +1,6 @@
 -- 007: the self_reported (V3) lane and paid review publication records
--- (spec 3.3, DESIGN.md "Payments"). Uniqueness is decided by unique keys,
--- never by a read-then-write in C:
+-- (docs/ARCHITECTURE.md, Paid publication). Uniqueness is decided by unique
+-- keys, never by a read-then-write in C:
 -- reviews: one self_reported review per (wallet, route), through a
 -- generated column that is NULL in the other lanes (a UNIQUE index ignores
 -- NULLs), so the boon_backed and receipt_verified lanes are untouched.

@@ -1,4 +1,4 @@
--- 008: the receipt_verified (V2) lane (spec 4.3, reference boon.md 4) and
+-- 008: the receipt_verified (V2) lane (docs/PROTOCOL.md, Review lanes) and
 -- the evidence that pins a route's receipt authority.
 --
 -- catalog_resources.offer_signer: the recovered signer of an official x402

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# POST /api/v1/workflows/cost-preview (spec 2.9): priced from the dispatch
-# table, bounds of spec 8 (1..25 steps, quantity 1..100, path 1..2048).
+# POST /api/v1/workflows/cost-preview (docs/PROTOCOL.md, Cost preview): priced
+# from the dispatch table, bounds of docs/PROTOCOL.md, Errors and limits
+# (1..25 steps, quantity 1..100, path 1..2048).
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/http.sh"
 CP=/api/v1/workflows/cost-preview

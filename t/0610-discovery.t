@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # GET /api/v1/x402/discovery through the real stack: every response valid
-# against the JSON Schema of spec 2.1-2.3 (t/schemas), honest match reasons,
+# against the JSON Schema of docs/PROTOCOL.md, Discovery snapshot (t/schemas),
+# honest match reasons,
 # the ordering rules, usage from indexed recognitions, stale catalog prices,
 # every bad parameter, and an error (never an empty success) without the
 # database.

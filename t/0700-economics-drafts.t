@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # GET /api/v1/x402/economics, POST /api/v1/x402/review-draft and POST
-# /api/v1/x402/review-prepare (spec 4.1, 7, 8) through the real stack:
-# shapes, recipients from the configuration, prices from the table,
+# /api/v1/x402/review-prepare (docs/PROTOCOL.md, Free endpoints) through the
+# real stack: shapes, recipients from the configuration, prices from the table,
 # deterministic drafts, and every rejection with its status and JSON body.
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/http.sh"
@@ -20,7 +20,7 @@ eip55() { node -e 'const {getAddress}=require(process.argv[1]);console.log(getAd
 	"$top/t/tools/node_modules/viem" "$1"; }
 conf() { "$tool" -c "$WAYMARK_VAR/waymark.conf" config get "$1"; }  # what the workers read
 
-# The review text rules (reference/boon.md 4): trimmed, one paragraph,
+# The review text rules (docs/PROTOCOL.md, Review text): trimmed, one paragraph,
 # at most 1000 UTF-8 bytes, no C0/C1 controls, DEL or bidi controls.
 text_ok() {
 	printf '%s' "$1" | node -e '

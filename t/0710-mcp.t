@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# /mcp: the read-only MCP tool surface (spec 4.1; reference/protocols.md 2
-# and 6) driven by the official MCP TypeScript SDK client (pinned in
+# /mcp: the read-only MCP tool surface (docs/PROTOCOL.md,
+# MCP) driven by the official MCP TypeScript SDK client (pinned in
 # t/tools), then the transport edges with curl.
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/http.sh"

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The paid report resources (spec 2.8, 4.2) through the real stack, paid
-# with the real client (t/tools/pay.mjs) against the real facilitator on a
+# The paid report resources (docs/PROTOCOL.md, Reports) through the real stack,
+# paid with the real client (t/tools/pay.mjs) against the real facilitator on a
 # local chain: compare (a matrix in discovery order, no winner), changes
 # (a baseline saved from free discovery, then a new route context and a
 # new review: the exact delta; a removed candidate; deprecated limitations

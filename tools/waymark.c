@@ -10,7 +10,7 @@
  *   waymark [-c config] catalog-sync       pull the x402 network catalog (catalog_url)
  *   waymark [-c config] publications-complete [MIN_AGE]
  *                                          finish settled_pending paid review
- *                                          publications (spec 3.3's scheduled task)
+ *                                          publications (docs/ARCHITECTURE.md)
  *
  * The config file comes from -c or WAYMARK_CONFIG; WAYMARK_* variables
  * override it. Exit status: 0 ok, 1 failure, 2 usage or invalid config.
@@ -405,7 +405,8 @@ out:
 }
 
 /*
- * The scheduled task of spec 3.3: publish every settled_pending review
+ * The scheduled task (docs/ARCHITECTURE.md, Paid publication): publish every
+ * settled_pending review
  * publication untouched for MIN_AGE seconds (default 60, so a client's own
  * identical retry usually comes first; either way each publishes once).
  */

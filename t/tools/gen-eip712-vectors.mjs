@@ -47,7 +47,7 @@ const KEY = '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80'
 const account = privateKeyToAccount(KEY);
 const COW_KEY = keccak256(toHex('cow'));
 
-// Deployed addresses on Base (reference/boon.md §2).
+// Deployed addresses on Base (docs/PROTOCOL.md, Routed recognition).
 const COMPANION = '0xb7f990Ef5C59a6A50Fb226f0687D3FB43cF1Cd66';
 const BOON_V3 = '0x22aC2E603D4B1CaAb3A8433f1691BA6158A896AF';
 const BOON_V1 = '0xfb6662AdaF0611a94322634d5B86203Cfb59d5e8';

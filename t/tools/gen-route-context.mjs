@@ -1,7 +1,7 @@
 #!/usr/bin/env node
-// Route-context publications ({noteJson, offerJson, signature}, spec 2.6,
-// reference/boon.md 4.1) built and signed with viem, independently of the
-// C code that verifies them (lib/routenote.c).
+// Route-context publications ({noteJson, offerJson, signature},
+// docs/PROTOCOL.md, Route contexts) built and signed with viem, independently
+// of the C code that verifies them (lib/routenote.c).
 //
 //   cd t/tools && node gen-route-context.mjs
 //       writes ../vectors/route-contexts.json. Deterministic (fixed times,

@@ -114,7 +114,8 @@ main(void)
 	ok(addr_parse("0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAeD", 42, &a) < 0,
 	    "0x5aAeb...BeAeD (last letter flipped) rejected");
 	/*
-	 * The MPP spec's example recipient (x402.md 8.6) is mixed case with a
+	 * The MPP spec's example recipient (docs/PROTOCOL.md, Test vectors) is mixed
+	 * case with a
 	 * wrong checksum; its EIP-55 form is 0xC04193c50cd2e6A1C79593E46364496Fe5fCd9B6.
 	 */
 	ok(addr_parse("0xc04193C50cD2E6a1C79593e46364496Fe5fcd9b6", 42, &a) < 0,

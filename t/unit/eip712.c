@@ -4,7 +4,8 @@
  *  and nested-array example cross-checked with viem, (c) the service-shaped
  *  Disclosure and PrivateTipUnlock vectors, (d) x402 Offer and Receipt,
  *  (e) TransferWithAuthorization on Base and Base Sepolia, (f) the
- *  typehashes quoted in boon.md, every vector of t/vectors/eip712-boon.json
+ *  typehashes of docs/PROTOCOL.md, Typed data, every vector of
+ *  t/vectors/eip712-boon.json
  *  (viem), and (g) rejections. Run from the top of the tree (or set
  *  WAYMARK_TOP). Signature recovery of the recorded signatures is sig.c's
  *  test; here digests are enough.

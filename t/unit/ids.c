@@ -122,7 +122,7 @@ main(void)
 		is_str(hx(h), field(v, "actionKey"), "actionKeys[%zu] actionKey", i);
 	}
 
-	/* The figures quoted in reference/boon.md §1, independently of the file. */
+	/* The figures of docs/PROTOCOL.md, Related IDs, independently of the file. */
 	memset(tx, 0xab, 32);
 	ok(ids_settlement_context_ref("eip155:8453", 11, tx, h) == 0, "context ref of (8453, 0xabab..)");
 	is_str(hx(h), "0x82775f78b76c4e7fd112a5611dabfa15249137566cf977975e9dba676edb185f",

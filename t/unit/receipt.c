@@ -1,5 +1,5 @@
 /*
- * x402 offer and receipt artifacts (reference x402.md 8.4 vectors, signed by
+ * x402 offer and receipt artifacts (docs/PROTOCOL.md, Test vectors; signed by
  * Anvil account 0) and the V2 (receipt_verified) review object and digest
  * (the viem vector of t/vectors/eip712-boon.json).
  */

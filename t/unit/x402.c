@@ -2,7 +2,7 @@
  * x402 (lib/x402.h): base64 (RFC 4648 vectors and strictness), the
  * requirements and PaymentRequired a paid row issues, and the strict parse
  * and binding check of PAYMENT-SIGNATURE against the published
- * TransferWithAuthorization vectors of reference/x402.md 8.3 (a real
+ * TransferWithAuthorization vectors (docs/PROTOCOL.md, Test vectors; a real
  * signature of the x402 spec's example on Base Sepolia, and anvil #0's on
  * Base mainnet), with every single-field change as a negative.
  */
@@ -45,7 +45,10 @@ static const char *const b64_bad[] = {
 	"Zm 9",       /* a space */
 };
 
-/* The PAYMENT-REQUIRED header captured from the reference express server (feasibility-chain.md 3.1). */
+/*
+ * The PAYMENT-REQUIRED header captured from the reference express server
+ * (docs/PROTOCOL.md, Test vectors).
+ */
 static const char captured[] =
     "eyJ4NDAyVmVyc2lvbiI6MiwiZXJyb3IiOiJQYXltZW50IHJlcXVpcmVkIiwicmVzb3VyY2UiOnsidXJsIjoiaHR0cDovLzEy"
     "Ny4wLjAuMTo0MDIxL2FwaS92MS94NDAyL2dyYXBoP3E9d2VhdGhlciIsImRlc2NyaXB0aW9uIjoiUmVjb2duaXRpb24gZ3Jh"
