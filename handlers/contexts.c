@@ -576,8 +576,10 @@ h_route_contexts_post(struct req *r, struct resp *w)
 	if (routenote_verify(note->text, note->len, offer->text, offer->len, sig->text, sig->len,
 	    r->cfg->chain_id, (int64_t)ts.tv_sec, p, &re) != RN_OK)
 		return fail_note(w, &re);
-	if (pool_defer(&r->pool, pub_release, p) < 0)
+	if (pool_defer(&r->pool, pub_release, p) < 0) {
+		routenote_release(p);
 		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
+	}
 	if (strlen(p->offer.amount_dec) > AMOUNT_DIGITS_MAX)
 		return resp_fail(w, ERR_INVALID_FIELD, "offerJson",
 		    "offer.amountAtomic has more than %d digits, more than this service stores.",

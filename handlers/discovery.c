@@ -896,6 +896,9 @@ h_discovery_get(struct req *r, struct resp *w)
 
 	if (e != ERR_NONE)
 		return e;
-	pool_defer(&r->pool, json_release, o);
+	if (pool_defer(&r->pool, json_release, o) < 0) {
+		json_object_put(o);
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
+	}
 	return resp_json(w, 200, o) < 0 ? resp_fail(w, ERR_INTERNAL, NULL, NULL) : ERR_NONE;
 }

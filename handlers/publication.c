@@ -62,11 +62,15 @@ load_record(struct req *r, const struct publication *p, json_object **out)
 		return rc;
 	if (res && (row = mysql_fetch_row(res)) != NULL) {
 		*out = review_record(row);
-		pool_defer(&r->pool, json_release, *out);
+		if (pool_defer(&r->pool, json_release, *out) < 0) {
+			json_object_put(*out);
+			*out = NULL;
+			rc = DB_ERROR;
+		}
 	}
 	if (res)
 		mysql_free_result(res);
-	return DB_OK;
+	return rc;
 }
 
 /*
@@ -220,7 +224,11 @@ answer_pending(struct req *r, struct resp *w, bool checkpointed)
 	struct addr payer;
 
 	memcpy(payer.b, r->pay.payer, ADDR_LEN);
-	pool_defer(&r->pool, json_release, o);
+	if (pool_defer(&r->pool, json_release, o) < 0) {
+		json_object_put(o);
+		json_object_put(rc);
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
+	}
 	json_object_object_add(o, "status", json_object_new_string(checkpointed ? "settled_pending" :
 	    "settlement_receipt_uncheckpointed"));
 	json_object_object_add(o, "publicationStatus", json_object_new_string(checkpointed ?

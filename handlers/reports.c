@@ -459,7 +459,10 @@ report_changes(struct req *r, struct resp *w, const struct params *p, json_objec
 static enum err
 answer(struct req *r, struct resp *w, json_object *o)
 {
-	pool_defer(&r->pool, json_release, o);
+	if (pool_defer(&r->pool, json_release, o) < 0) {
+		json_object_put(o);
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
+	}
 	return resp_json(w, 200, o) < 0 ? resp_fail(w, ERR_INTERNAL, NULL, NULL) : ERR_NONE;
 }
 
@@ -556,7 +559,11 @@ h_report_export_post(struct req *r, struct resp *w)
 	if (e != ERR_NONE)
 		return e;
 	o = json_object_new_object();
-	pool_defer(&r->pool, json_release, o);
+	if (pool_defer(&r->pool, json_release, o) < 0) {
+		json_object_put(o);
+		json_object_put(content);
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
+	}
 	json_object_object_add(o, "version", json_object_new_string(REPORT_VERSION));
 	json_object_object_add(o, "report", json_object_new_string(report_names[kind]));
 	json_object_object_add(o, "generatedAt",

@@ -263,7 +263,10 @@ h_review_v1_post(struct req *r, struct resp *w)
 		return resp_fail(w, rc == DB_UNAVAILABLE ? ERR_DATABASE_UNAVAILABLE : ERR_INTERNAL, NULL, NULL);
 	if (load_by_recognition(r, tx, v.log_index, &rec, stored, sizeof(stored)) != DB_OK || rec == NULL)
 		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
-	pool_defer(&r->pool, json_release, rec);
+	if (pool_defer(&r->pool, json_release, rec) < 0) {
+		json_object_put(rec);
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
+	}
 	if (rc == DB_DUPLICATE && strcmp(stored, dg) != 0)
 		return resp_fail(w, ERR_ALREADY_REVIEWED, "review.recognitionTxHash",
 		    "This routed recognition already has a different boon_backed review; reviews are "
@@ -286,7 +289,10 @@ h_site_route_reviews_get(struct req *r, struct resp *w)
 	hex_encode(rv->b32, 32, rid);
 	if (review_summary(r->db, r->cfg, rid + 2, &sum) != DB_OK)
 		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
-	pool_defer(&r->pool, json_release, sum);
+	if (pool_defer(&r->pool, json_release, sum) < 0) {
+		json_object_put(sum);
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
+	}
 	{
 		json_object *c = NULL;
 
@@ -300,7 +306,12 @@ h_site_route_reviews_get(struct req *r, struct resp *w)
 	if (db_query(r->db, q, &res) != DB_OK)
 		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
 	o = json_object_new_object();
-	pool_defer(&r->pool, json_release, o);
+	if (pool_defer(&r->pool, json_release, o) < 0) {
+		json_object_put(o);
+		if (res)
+			mysql_free_result(res);
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
+	}
 	json_object_object_add(o, "version", json_object_new_string("1"));
 	json_object_object_add(o, "routeId", json_object_new_string(rid));
 	json_object_object_add(o, "reviewSummary", json_object_get(sum));

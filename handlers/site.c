@@ -76,7 +76,12 @@ h_site_discover_get(struct req *r, struct resp *w)
 		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
 
 	o = json_object_new_object();
-	pool_defer(&r->pool, json_release, o);
+	if (pool_defer(&r->pool, json_release, o) < 0) {
+		json_object_put(o);
+		if (res)
+			mysql_free_result(res);
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
+	}
 	json_object_object_add(o, "version", json_object_new_string("1"));
 	query = json_object_new_object();
 	json_object_object_add(query, "q", json_object_new_string(q));

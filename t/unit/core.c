@@ -1,8 +1,9 @@
-/* The bounded buffer, the request pool and the error table. */
+/* The bounded buffer, the request pool, the error table and error bodies. */
 #include <string.h>
 
 #include "buf.h"
 #include "err.h"
+#include "http.h"
 #include "pool.h"
 #include "timefmt.h"
 #include "tap.h"
@@ -49,6 +50,39 @@ main(void)
 	ok(cleaned == 2 && p.used == 0, "release runs every cleanup and frees everything");
 	ok(pool_alloc(&p, 100) != NULL, "a released pool can be used again");
 	pool_release(&p);
+
+	/* A full pool cannot record a cleanup: nothing runs, the caller keeps arg. */
+	cleaned = 0;
+	pool_init(&p, 64);
+	ok(pool_alloc(&p, 64) != NULL, "pool filled to its cap");
+	ok(pool_defer(&p, count_cleanup, NULL) < 0 && cleaned == 0,
+	    "pool_defer on a full pool fails without running the cleanup");
+	pool_release(&p);
+	ok(cleaned == 0, "a cleanup that was not recorded never runs at release");
+	ok(pool_defer(&p, count_cleanup, NULL) == 0, "a released pool records cleanups again");
+	pool_release(&p);
+	ok(cleaned == 1, "the recorded cleanup ran once");
+
+	{
+		struct resp w;
+		char longmsg[200];
+
+		resp_init(&w);
+		ok(resp_fail(&w, ERR_NOT_FOUND, NULL, NULL) == ERR_NOT_FOUND && w.status == 404,
+		    "resp_fail answers the error's status");
+		resp_release(&w);
+		/* A body cap the fallback fits in, the full error does not. */
+		resp_init(&w);
+		buf_release(&w.body);
+		buf_init(&w.body, 80);
+		memset(longmsg, 'x', sizeof(longmsg) - 1);
+		longmsg[sizeof(longmsg) - 1] = '\0';
+		ok(resp_fail(&w, ERR_NOT_FOUND, NULL, "%s", longmsg) == ERR_NOT_FOUND,
+		    "resp_fail returns its error when the body does not fit");
+		ok(w.status == 500, "the 'response too large' fallback answers 500, not the error's status");
+		ok(strstr(buf_str(&w.body), "response too large") != NULL, "the fallback body is written");
+		resp_release(&w);
+	}
 
 	ok(err_info(ERR_NOT_FOUND)->status == 404 && strcmp(err_info(ERR_NOT_FOUND)->code, "not_found") == 0,
 	    "404 row");
