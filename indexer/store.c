@@ -353,6 +353,7 @@ collect(struct store *s, const char *col, int64_t fork, char (**keys)[65], size_
 	MYSQL_ROW row;
 	enum db_rc rc;
 	size_t cap;
+	char (*grown)[65];
 
 	*n = 0;
 	snprintf(q, sizeof(q), "SELECT DISTINCT LOWER(HEX(%s)) FROM routed_boons WHERE chain_id = %"
@@ -361,18 +362,25 @@ collect(struct store *s, const char *col, int64_t fork, char (**keys)[65], size_
 	if ((rc = db_query(s->db, q, &res)) != DB_OK)
 		return rc;
 	cap = res ? (size_t)mysql_num_rows(res) : 0;
-	*keys = realloc(*keys, (cap + *n + 1) * sizeof(**keys));
-	while (res && *keys && (row = mysql_fetch_row(res)) != NULL)
-		snprintf((*keys)[(*n)++], 65, "%s", row[0]);
+	/* On failure *keys stays as it was, for the caller to free. */
+	if ((grown = realloc(*keys, (cap + 1) * sizeof(**keys))) == NULL) {
+		if (res)
+			mysql_free_result(res);
+		return DB_ERROR;
+	}
+	*keys = grown;
+	while (res && *n < cap && (row = mysql_fetch_row(res)) != NULL)
+		if (row[0])
+			snprintf((*keys)[(*n)++], 65, "%s", row[0]);
 	if (res)
 		mysql_free_result(res);
-	return *keys ? DB_OK : DB_ERROR;
+	return DB_OK;
 }
 
 enum db_rc
 store_rollback(struct store *s, int64_t fork, size_t *removed)
 {
-	char (*routes)[65] = NULL, (*wallets)[65] = NULL, (*more)[65] = NULL;
+	char (*routes)[65] = NULL, (*wallets)[65] = NULL, (*more)[65] = NULL, (*grown)[65];
 	size_t nr = 0, nw = 0, nm = 0;
 	char q[768];
 	enum db_rc rc;
@@ -386,11 +394,12 @@ store_rollback(struct store *s, int64_t fork, size_t *removed)
 	for (int k = 0; k < 2; k++) {
 		if ((rc = collect(s, k ? "network_pay_to" : "endpoint_pay_to", fork, &more, &nm)) != DB_OK)
 			goto out;
-		wallets = realloc(wallets, (nw + nm + 1) * sizeof(*wallets));
-		if (wallets == NULL) {
+		grown = realloc(wallets, (nw + nm + 1) * sizeof(*wallets));
+		if (grown == NULL) {
 			rc = DB_ERROR;
 			goto out;
 		}
+		wallets = grown;
 		memcpy(wallets + nw, more, nm * sizeof(*more));
 		nw += nm;
 	}
