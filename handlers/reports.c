@@ -52,16 +52,14 @@
 #include <string.h>
 #include <time.h>
 
-#include <openssl/evp.h>
-
 #include "brand.h"
 #include "buf.h"
 #include "config.h"
 #include "discovery.h"
-#include "hex.h"
 #include "json.h"
 #include "reports.h"
 #include "reviews.h"
+#include "sha256.h"
 #include "table.h"
 #include "timefmt.h"
 #include "banned.h"
@@ -520,15 +518,11 @@ static int
 content_digest(json_object *content, char out[72])
 {
 	struct buf b;
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int mdlen = 0;
 	char hex[67];
 	int rc = -1;
 
 	buf_init(&b, CANONICAL_MAX);
-	if (json_canonical(content, &b) == 0 &&
-	    EVP_Digest(b.p ? b.p : "", b.len, md, &mdlen, EVP_sha256(), NULL) == 1 && mdlen == 32) {
-		hex_encode(md, 32, hex);
+	if (json_canonical(content, &b) == 0 && sha256_hex(b.p ? b.p : "", b.len, hex) == 0) {
 		snprintf(out, 72, "sha256:%s", hex + 2);
 		rc = 0;
 	}

@@ -3,11 +3,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/evp.h>
-
 #include "buf.h"
-#include "hex.h"
 #include "migrate.h"
+#include "sha256.h"
 #include "banned.h"
 
 #define MIGRATIONS_MAX 999
@@ -66,16 +64,6 @@ read_file(const char *path, struct buf *b)
 		rc = -1;
 	fclose(f);
 	return rc;
-}
-
-static void
-sha256_hex(const void *data, size_t len, char out[67])
-{
-	unsigned char md[32];
-	unsigned int mdlen = 0;
-
-	EVP_Digest(data, len, md, &mdlen, EVP_sha256(), NULL);
-	hex_encode(md, 32, out);
 }
 
 /* The recorded checksum of version v into out[65], or "" when unapplied. */
@@ -170,7 +158,11 @@ migrate_run(struct db *d, const char *dir, void (*log)(const char *line), char *
 			applied = -1;
 			goto out;
 		}
-		sha256_hex(sql.p ? sql.p : "", sql.len, sha);
+		if (sha256_hex(sql.p ? sql.p : "", sql.len, sha) < 0) {
+			snprintf(err, cap, "migrate: cannot compute the SHA-256 of %s", path);
+			applied = -1;
+			goto out;
+		}
 		if (applied_sha(d, m[i].version, have != 0, recorded) != DB_OK) {
 			snprintf(err, cap, "migrate: %s", d->err);
 			applied = -1;
