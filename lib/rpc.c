@@ -31,14 +31,6 @@ rpc_release(struct rpc *r)
 	curl_global_cleanup();
 }
 
-static size_t
-on_data(char *p, size_t size, size_t n, void *ud)
-{
-	struct buf *b = ud;
-
-	return buf_add(b, p, size * n) < 0 ? 0 : size * n;
-}
-
 struct rpc *
 rpc_shared(const char *url, long timeout_ms)
 {
@@ -81,7 +73,7 @@ post(struct rpc *r, const char *body, json_object **reply)
 	curl_easy_setopt(c, CURLOPT_HTTPHEADER, hdr);
 	curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
 	curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
-	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, buf_sink);
 	curl_easy_setopt(c, CURLOPT_WRITEDATA, &b);
 	curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, r->timeout_ms);
 	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, r->timeout_ms < 5000 ? r->timeout_ms : 5000L);

@@ -35,6 +35,16 @@ main(void)
 	    "printf past the cap writes nothing");
 	buf_release(&b);
 	ok(strcmp(buf_str(&b), "") == 0, "released buffer reads empty");
+	buf_init(&b, 8);
+	{
+		char data[] = "abcdefghij";
+
+		ok(buf_sink(data, 2, 3, &b) == 6 && strcmp(buf_str(&b), "abcdef") == 0,
+		    "buf_sink appends size * n bytes and reports them taken");
+		ok(buf_sink(data, 1, 4, &b) == 0 && b.full && b.len == 6,
+		    "buf_sink past the cap takes nothing and reports 0");
+	}
+	buf_release(&b);
 
 	pool_init(&p, 100);
 	ok(pool_alloc(&p, 60) != NULL, "pool alloc within the cap");
