@@ -35,6 +35,7 @@
 #include "brand.h"
 #include "buf.h"
 #include "contexts.h"
+#include "dbfail.h"
 #include "hex.h"
 #include "json.h"
 #include "routenote.h"
@@ -98,12 +99,6 @@ static const char *const slot_columns[] = {
 
 static const char *const role_names[] = { "tipper", "endpoint", "network" };
 
-static enum err
-db_fail(struct resp *w, enum db_rc rc)
-{
-	return resp_fail(w, rc == DB_UNAVAILABLE ? ERR_DATABASE_UNAVAILABLE : ERR_INTERNAL, NULL, NULL);
-}
-
 /* ---- records */
 
 static int
@@ -120,16 +115,6 @@ to_i64(const char *s, int64_t *out)
 		return -1;
 	*out = v;
 	return 0;
-}
-
-/* EIP-55 text of 40 stored hex digits, or NULL. */
-static json_object *
-address_new(const char *hex40)
-{
-	char t[ADDR_TEXT_LEN + 1];
-	struct addr a;
-
-	return addr_from_digits(hex40, &a) < 0 ? NULL : json_object_new_string(addr_format(&a, t));
 }
 
 /* One of the JSON arrays this file stored, or NULL. */
@@ -200,9 +185,9 @@ record_new(MYSQL_ROW row, const unsigned long *len, uint64_t chain_id, bool with
 		return NULL;
 	limits = list_new(row[C_LIMITS]);
 	uris = list_new(row[C_CONTEXT_URIS]);
-	pub = address_new(row[C_PUBLISHER]);
-	asset = address_new(row[C_ASSET]);
-	pay_to = address_new(row[C_PAY_TO]);
+	pub = addr_json_new(row[C_PUBLISHER]);
+	asset = addr_json_new(row[C_ASSET]);
+	pay_to = addr_json_new(row[C_PAY_TO]);
 	if (limits == NULL || uris == NULL || pub == NULL || asset == NULL || pay_to == NULL) {
 		json_object_put(limits);
 		json_object_put(uris);

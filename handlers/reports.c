@@ -55,6 +55,7 @@
 #include "brand.h"
 #include "buf.h"
 #include "config.h"
+#include "dbfail.h"
 #include "discovery.h"
 #include "json.h"
 #include "reports.h"
@@ -249,8 +250,7 @@ report_compare(struct req *r, struct resp *w, const struct params *p, json_objec
 		enum db_rc rc;
 
 		if ((rc = route_facts(r, c, &facts)) != DB_OK) {
-			e = resp_fail(w, rc == DB_UNAVAILABLE ? ERR_DATABASE_UNAVAILABLE : ERR_INTERNAL, NULL,
-			    NULL);
+			e = db_fail(w, rc);
 			goto out;
 		}
 		row = json_object_new_object();

@@ -27,6 +27,7 @@
 #include "buf.h"
 #include "config.h"
 #include "db.h"
+#include "dbfail.h"
 #include "hex.h"
 #include "json.h"
 #include "review.h"
@@ -260,7 +261,7 @@ h_review_v1_post(struct req *r, struct resp *w)
 	rc = ins.full ? DB_ERROR : db_exec(r->db, buf_str(&ins), false);
 	buf_release(&ins);
 	if (rc != DB_OK && rc != DB_DUPLICATE)
-		return resp_fail(w, rc == DB_UNAVAILABLE ? ERR_DATABASE_UNAVAILABLE : ERR_INTERNAL, NULL, NULL);
+		return db_fail(w, rc);
 	if (load_by_recognition(r, tx, v.log_index, &rec, stored, sizeof(stored)) != DB_OK || rec == NULL)
 		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
 	if (pool_defer(&r->pool, json_release, rec) < 0) {

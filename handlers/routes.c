@@ -63,6 +63,7 @@
 #include "authority.h"
 #include "buf.h"
 #include "contexts.h"
+#include "dbfail.h"
 #include "hex.h"
 #include "keccak.h"
 #include "reviews.h"
@@ -91,22 +92,6 @@ answer(struct resp *w, json_object *o)
 
 	json_object_put(o);
 	return e;
-}
-
-static enum err
-db_fail(struct resp *w, enum db_rc rc)
-{
-	return resp_fail(w, rc == DB_UNAVAILABLE ? ERR_DATABASE_UNAVAILABLE : ERR_INTERNAL, NULL, NULL);
-}
-
-/* EIP-55 text of 40 stored lowercase hex digits (JSON null when unparsable). */
-static json_object *
-address_new(const char *hex40)
-{
-	char t[ADDR_TEXT_LEN + 1];
-	struct addr a;
-
-	return addr_from_digits(hex40, &a) < 0 ? NULL : json_object_new_string(addr_format(&a, t));
 }
 
 static json_object *
@@ -182,13 +167,13 @@ record_new(MYSQL_ROW row)
 
 	snprintf(id, sizeof(id), "0x%s:%s", row[0], row[1]);
 	json_object_object_add(o, "id", json_object_new_string(id));
-	json_object_object_add(o, "contract", address_new(row[2]));
+	json_object_object_add(o, "contract", addr_json_new(row[2]));
 	json_object_object_add(o, "routeId", hash_new(row[12]));
-	json_object_object_add(o, "tipper", address_new(row[5]));
+	json_object_object_add(o, "tipper", addr_json_new(row[5]));
 	json_object_object_add(o, "contextRef", hash_new(row[6]));
-	json_object_object_add(o, "endpointPayTo", address_new(row[7]));
+	json_object_object_add(o, "endpointPayTo", addr_json_new(row[7]));
 	json_object_object_add(o, "endpointGratuityUsdc", dec_new(row[8]));
-	json_object_object_add(o, "networkPayTo", address_new(row[9]));
+	json_object_object_add(o, "networkPayTo", addr_json_new(row[9]));
 	json_object_object_add(o, "networkGratuityUsdc", dec_new(row[10]));
 	json_object_object_add(o, "boonBurned", dec_new(row[11]));
 	json_object_object_add(o, "blockNumber", dec_new(row[3]));

@@ -39,6 +39,7 @@
 
 #include "config.h"
 #include "db.h"
+#include "dbfail.h"
 #include "handle.h"
 #include "hex.h"
 #include "score.h"
@@ -186,8 +187,7 @@ h_score_post(struct req *r, struct resp *w)
 	}
 	in.nmarkers = score_note_markers(note, nlen, in.markers, SCORE_MARKERS_MAX);
 	if ((e = history_load(r, &rc, &in, &hsrc)) != DB_OK)
-		return resp_fail(w, e == DB_UNAVAILABLE ? ERR_DATABASE_UNAVAILABLE : ERR_INTERNAL, NULL,
-		    NULL);
+		return db_fail(w, e);
 	score_compute(&in, &res);
 
 	o = json_object_new_object();
