@@ -39,6 +39,7 @@
 #include "hex.h"
 #include "json.h"
 #include "routenote.h"
+#include "sqlfmt.h"
 #include "table.h"
 #include "timefmt.h"
 #include "banned.h"
@@ -448,14 +449,15 @@ roles_of(struct db *db, uint64_t chain_id, const uint8_t route_id[32], const str
 	*roles = 0;
 	hex_encode(route_id, 32, rid);
 	addr_format_lower(who, a);
-	snprintf(q, sizeof(q),
+	if (sql_format(q, sizeof(q),
 	    "SELECT EXISTS(SELECT 1 FROM routed_boons WHERE chain_id = %" PRIu64 " AND route_id = X'%s' "
 	    "AND tipper = X'%s'), "
 	    "EXISTS(SELECT 1 FROM routed_boons WHERE chain_id = %" PRIu64 " AND route_id = X'%s' "
 	    "AND endpoint_pay_to = X'%s' AND endpoint_usdc > 0), "
 	    "EXISTS(SELECT 1 FROM routed_boons WHERE chain_id = %" PRIu64 " AND route_id = X'%s' "
 	    "AND network_pay_to = X'%s' AND network_usdc > 0)",
-	    chain_id, rid + 2, a + 2, chain_id, rid + 2, a + 2, chain_id, rid + 2, a + 2);
+	    chain_id, rid + 2, a + 2, chain_id, rid + 2, a + 2, chain_id, rid + 2, a + 2) < 0)
+		return DB_ERROR;
 	if ((rc = db_query(db, q, &res)) != DB_OK)
 		return rc;
 	if (res && (row = mysql_fetch_row(res)) != NULL)

@@ -61,6 +61,7 @@
 #include "reports.h"
 #include "reviews.h"
 #include "sha256.h"
+#include "sqlfmt.h"
 #include "table.h"
 #include "timefmt.h"
 #include "banned.h"
@@ -175,10 +176,13 @@ route_facts(struct req *r, json_object *cand, json_object **out)
 	*out = NULL;
 	if ((rc = review_summary(r->db, r->cfg, rid, &sum)) != DB_OK)
 		return rc;
-	snprintf(q, sizeof(q), "SELECT s.total_usdc, s.latest_block_time, (SELECT COUNT(*) FROM route_contexts c "
+	if (sql_format(q, sizeof(q), "SELECT s.total_usdc, s.latest_block_time, (SELECT COUNT(*) FROM route_contexts c "
 	    "WHERE c.chain_id = %" PRIu64 " AND c.route_id = X'%s' AND c.note_expires_at > UNIX_TIMESTAMP()) "
 	    "FROM (SELECT 1) d LEFT JOIN route_recognition_stats s ON s.chain_id = %" PRIu64 " AND "
-	    "s.route_id = X'%s'", r->cfg->chain_id, rid, r->cfg->chain_id, rid);
+	    "s.route_id = X'%s'", r->cfg->chain_id, rid, r->cfg->chain_id, rid) < 0) {
+		json_object_put(sum);
+		return DB_ERROR;
+	}
 	if ((rc = db_query(r->db, q, &res)) != DB_OK) {
 		json_object_put(sum);
 		return rc;

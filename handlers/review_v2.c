@@ -45,6 +45,7 @@
 #include "receipt.h"
 #include "review.h"
 #include "route.h"
+#include "sqlfmt.h"
 #include "table.h"
 #include "banned.h"
 
@@ -77,10 +78,11 @@ route_url(struct req *r, const char *rid, struct v2 *c, bool *found)
 
 	*found = false;
 	/* A route context's URL is the normalized one; the catalog's is as listed. */
-	snprintf(q, sizeof(q), "SELECT method, url FROM (SELECT 0 src, method, public_endpoint_url url "
+	if (sql_format(q, sizeof(q), "SELECT method, url FROM (SELECT 0 src, method, public_endpoint_url url "
 	    "FROM route_contexts WHERE chain_id = %" PRIu64 " AND route_id = X'%s' UNION ALL SELECT 1, "
 	    "method, resource_url FROM catalog_resources WHERE route_id = X'%s') x ORDER BY src, url "
-	    "LIMIT 1", r->cfg->chain_id, rid, rid);
+	    "LIMIT 1", r->cfg->chain_id, rid, rid) < 0)
+		return DB_ERROR;
 	if ((rc = db_query(r->db, q, &res)) != DB_OK)
 		return rc;
 	if (res && (row = mysql_fetch_row(res)) != NULL && row[0] && row[1] &&

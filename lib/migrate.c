@@ -6,6 +6,7 @@
 #include "buf.h"
 #include "migrate.h"
 #include "sha256.h"
+#include "sqlfmt.h"
 #include "banned.h"
 
 #define MIGRATIONS_MAX 999
@@ -78,7 +79,8 @@ applied_sha(struct db *d, unsigned v, bool have_table, char out[65])
 	out[0] = '\0';
 	if (!have_table)
 		return DB_OK;
-	snprintf(q, sizeof(q), "SELECT sha256 FROM schema_migrations WHERE version = %u", v);
+	if (sql_format(q, sizeof(q), "SELECT sha256 FROM schema_migrations WHERE version = %u", v) < 0)
+		return DB_ERROR;
 	if ((rc = db_query(d, q, &res)) != DB_OK)
 		return rc;
 	if (res && (row = mysql_fetch_row(res)) != NULL && row[0])
@@ -184,8 +186,12 @@ migrate_run(struct db *d, const char *dir, void (*log)(const char *line), char *
 			goto out;
 		}
 		have = 1;
-		snprintf(ins, sizeof(ins), "INSERT INTO schema_migrations (version, name, sha256) "
-		    "VALUES (%u, '%s', '%s')", m[i].version, m[i].name, sha + 2);
+		if (sql_format(ins, sizeof(ins), "INSERT INTO schema_migrations (version, name, sha256) "
+		    "VALUES (%u, '%s', '%s')", m[i].version, m[i].name, sha + 2) < 0) {
+			snprintf(err, cap, "migrate: recording %s: the statement is too long", m[i].name);
+			applied = -1;
+			goto out;
+		}
 		if (db_exec(d, ins, false) != DB_OK) {
 			snprintf(err, cap, "migrate: recording %s failed: %s", m[i].name, d->err);
 			applied = -1;
