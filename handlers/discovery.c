@@ -19,7 +19,7 @@
  *
  * Each worker keeps the described routes in memory (the corpus: verified
  * routes, their text in a word-prefix index, usage and prices), so a
- * request touches no table. At most every DISCOVERY_CHECK_MS a cheap
+ * request touches no table. At most every discovery_check_ms a cheap
  * fingerprint query tells whether contexts or the catalog changed (full
  * reload) or only the recognition index moved (usage reload); when that
  * query fails the corpus is dropped and the answer is 503. Terms match
@@ -48,7 +48,6 @@
 #include "banned.h"
 
 #define TERMS_MAX 8
-#define DISCOVERY_CHECK_MS 1000
 
 enum field_id { F_TITLE, F_SUMMARY, F_CONTEXT, F_URL, F__MAX };
 
@@ -501,7 +500,7 @@ load_corpus(struct db *db, const struct config *cfg, struct corpus *k)
 }
 
 /*
- * Make the corpus current: at most every DISCOVERY_CHECK_MS, compare the
+ * Make the corpus current: at most every discovery_check_ms, compare the
  * fingerprints and reload what changed. Any failure drops the corpus.
  */
 static enum db_rc
@@ -514,7 +513,7 @@ corpus_refresh(struct req *r)
 	MYSQL_ROW row;
 	enum db_rc rc;
 
-	if (k->loaded && k->chain_id == r->cfg->chain_id && now - k->checked_ms < DISCOVERY_CHECK_MS)
+	if (k->loaded && k->chain_id == r->cfg->chain_id && now - k->checked_ms < r->cfg->discovery_check_ms)
 		return DB_OK;
 	if (sql_format(q, sizeof(q), "SELECT CONCAT_WS(':', (SELECT COUNT(*) FROM route_contexts WHERE "
 	    "chain_id = %" PRIu64 "), (SELECT IFNULL(MAX(published_at), '') FROM route_contexts WHERE "
