@@ -28,13 +28,23 @@ SANFLAGS :=
 OPT := -O2
 endif
 
+# make test and make test-asan build with one job per core.
+NPROC := $(shell nproc 2>/dev/null || echo 1)
+
 PKGS := fcgi json-c libsecp256k1 nettle openssl libcurl libmariadb
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 
-CFLAGS := -std=c11 -pthread -D_DEFAULT_SOURCE -Wall -Wextra -Werror -Wshadow -Wformat=2 \
-	-Wno-format-nonliteral $(OPT) -g $(SANFLAGS) -Ilib -Ihandlers -Ifcgi -Iindexer -It
-LDFLAGS := -pthread $(SANFLAGS)
+# Hardened by default: fortified libc calls, stack protector, PIE and full
+# RELRO. Our flags live in WM_CFLAGS and WM_LDFLAGS; CFLAGS and LDFLAGS from
+# the environment or the command line come after them (so a user's -O0 or
+# extra -W wins) and never replace them.
+HARDEN_CFLAGS := -D_FORTIFY_SOURCE=2 -fstack-protector-strong -fPIE
+HARDEN_LDFLAGS := -pie -Wl,-z,relro,-z,now
+WM_CFLAGS := -std=c11 -pthread -D_DEFAULT_SOURCE -Wall -Wextra -Werror -Wshadow -Wformat=2 \
+	-Wno-format-nonliteral -Wmissing-prototypes -Wstrict-prototypes -Wvla $(OPT) -g \
+	$(HARDEN_CFLAGS) $(SANFLAGS) -Ilib -Ihandlers -Ifcgi -Iindexer -It
+WM_LDFLAGS := -pthread $(HARDEN_LDFLAGS) $(SANFLAGS)
 
 LIB_SRC := $(sort $(wildcard lib/*.c))
 HANDLER_SRC := $(sort $(wildcard handlers/*.c))
@@ -63,24 +73,25 @@ all: $(PROGS) $(UNIT_BIN) $(GENERATED)
 deps:
 	@tools/deps
 
-$(BUILD)/obj/%.o: %.c
+# Objects follow the flags: a changed Makefile rebuilds them.
+$(BUILD)/obj/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
-	@echo "  CC $<"; $(CC) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
+	@echo "  CC $<"; $(CC) $(WM_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/waymark-fcgi: $(FCGI_OBJ) $(HANDLER_OBJ) $(LIB_OBJ)
-	@echo "  LD $@"; $(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+	@echo "  LD $@"; $(CC) $(WM_LDFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
 # The indexer shares lib/ only.
 $(BUILD)/waymark-indexer: $(INDEXER_OBJ) $(LIB_OBJ)
-	@echo "  LD $@"; $(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+	@echo "  LD $@"; $(CC) $(WM_LDFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
 $(BUILD)/waymark: $(BUILD)/obj/tools/waymark.o $(HANDLER_OBJ) $(LIB_OBJ)
-	@echo "  LD $@"; $(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+	@echo "  LD $@"; $(CC) $(WM_LDFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
 # Unit tests link every lib/ and handlers/ object (never fcgi/).
 $(BUILD)/t/%.t: $(BUILD)/obj/t/unit/%.o $(HANDLER_OBJ) $(LIB_OBJ)
 	@mkdir -p $(dir $@)
-	@echo "  LD $@"; $(CC) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+	@echo "  LD $@"; $(CC) $(WM_LDFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
 # The nginx locations are generated from the dispatch table.
 $(BUILD)/nginx-routes.conf: $(BUILD)/waymark
@@ -100,16 +111,16 @@ status:
 	@tools/stack status
 
 test: deps
-	@$(MAKE) --no-print-directory all
+	@$(MAKE) --no-print-directory -j$(NPROC) all
 	@tools/lint
 	@tools/run-tests $(BUILD)
 
 test-asan: deps
-	@$(MAKE) --no-print-directory SAN=1 all
+	@$(MAKE) --no-print-directory -j$(NPROC) SAN=1 all
 	@tools/run-tests build-asan
 
 test-tsan: deps
-	@$(MAKE) --no-print-directory SAN=thread all
+	@$(MAKE) --no-print-directory -j$(NPROC) SAN=thread all
 	@tools/run-tests build-tsan
 
 bench: deps

@@ -159,7 +159,11 @@ parse_body(const struct endpoint *ep, struct req *r, struct resp *w)
 	if (o == NULL)
 		return rpc ? jsonrpc_fail(w, ERR_INVALID_JSON, -32600, "Invalid Request: the body is null.")
 		    : resp_fail(w, ERR_INVALID_JSON, NULL, "The JSON body must be an object, not null.");
-	pool_defer(&r->pool, json_release, o);
+	if (pool_defer(&r->pool, json_release, o) < 0) {
+		json_object_put(o);
+		return rpc ? jsonrpc_fail(w, ERR_INTERNAL, -32603, "Internal error.")
+		    : resp_fail(w, ERR_INTERNAL, NULL, NULL);
+	}
 	r->json = o;
 	return ERR_NONE;
 }

@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "authority.h"
+#include "sqlfmt.h"
 #include "banned.h"
 
 enum db_rc
@@ -17,9 +18,10 @@ authority_load(struct db *db, const struct config *cfg, const char *rid, struct 
 
 	memset(out, 0, sizeof(*out));
 	/* 1. A signed offer in the catalog's challenge data. */
-	snprintf(q, sizeof(q), "SELECT LOWER(HEX(offer_signer)), pay_to FROM catalog_resources WHERE "
+	if (sql_format(q, sizeof(q), "SELECT LOWER(HEX(offer_signer)), pay_to FROM catalog_resources WHERE "
 	    "route_id = X'%s' AND network = '%s' ORDER BY offer_signer IS NULL, item_key LIMIT 1", rid,
-	    cfg->network);
+	    cfg->network) < 0)
+		return DB_ERROR;
 	if ((rc = db_query_pair(db, q, a, b, sizeof(a))) != DB_OK)
 		return rc;
 	if (addr_from_digits(a, &out->signer) == 0 && !addr_is_zero(&out->signer) &&
@@ -33,10 +35,11 @@ authority_load(struct db *db, const struct config *cfg, const char *rid, struct 
 		out->pay_to_source = "catalog_challenge";
 	}
 	/* 2. A current route context of a funded endpoint wallet, signed as payTo. */
-	snprintf(q, sizeof(q), "SELECT LOWER(HEX(publisher)), '' FROM route_contexts WHERE chain_id = %"
+	if (sql_format(q, sizeof(q), "SELECT LOWER(HEX(publisher)), '' FROM route_contexts WHERE chain_id = %"
 	    PRIu64 " AND route_id = X'%s' AND FIND_IN_SET('endpoint', participant_roles) AND "
 	    "publisher = pay_to AND note_expires_at > %lld ORDER BY published_at, publisher LIMIT 1",
-	    cfg->chain_id, rid, (long long)time(NULL));
+	    cfg->chain_id, rid, (long long)time(NULL)) < 0)
+		return DB_ERROR;
 	if ((rc = db_query_pair(db, q, a, b, sizeof(a))) != DB_OK)
 		return rc;
 	if (addr_from_digits(a, &out->signer) == 0 && !addr_is_zero(&out->signer) && (!out->has_pay_to ||

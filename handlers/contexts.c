@@ -36,9 +36,11 @@
 #include "brand.h"
 #include "buf.h"
 #include "contexts.h"
+#include "dbfail.h"
 #include "hex.h"
 #include "json.h"
 #include "routenote.h"
+#include "sqlfmt.h"
 #include "table.h"
 #include "timefmt.h"
 #include "banned.h"
@@ -99,12 +101,6 @@ static const char *const slot_columns[] = {
 
 static const char *const role_names[] = { "tipper", "endpoint", "network" };
 
-static enum err
-db_fail(struct resp *w, enum db_rc rc)
-{
-	return resp_fail(w, rc == DB_UNAVAILABLE ? ERR_DATABASE_UNAVAILABLE : ERR_INTERNAL, NULL, NULL);
-}
-
 /* ---- records */
 
 static int
@@ -121,16 +117,6 @@ to_i64(const char *s, int64_t *out)
 		return -1;
 	*out = v;
 	return 0;
-}
-
-/* EIP-55 text of 40 stored hex digits, or NULL. */
-static json_object *
-address_new(const char *hex40)
-{
-	char t[ADDR_TEXT_LEN + 1];
-	struct addr a;
-
-	return addr_from_digits(hex40, &a) < 0 ? NULL : json_object_new_string(addr_format(&a, t));
 }
 
 /* One of the JSON arrays this file stored, or NULL. */
@@ -201,9 +187,9 @@ record_new(MYSQL_ROW row, const unsigned long *len, uint64_t chain_id, bool with
 		return NULL;
 	limits = list_new(row[C_LIMITS]);
 	uris = list_new(row[C_CONTEXT_URIS]);
-	pub = address_new(row[C_PUBLISHER]);
-	asset = address_new(row[C_ASSET]);
-	pay_to = address_new(row[C_PAY_TO]);
+	pub = addr_json_new(row[C_PUBLISHER]);
+	asset = addr_json_new(row[C_ASSET]);
+	pay_to = addr_json_new(row[C_PAY_TO]);
 	if (limits == NULL || uris == NULL || pub == NULL || asset == NULL || pay_to == NULL) {
 		json_object_put(limits);
 		json_object_put(uris);
@@ -464,14 +450,15 @@ roles_of(struct db *db, uint64_t chain_id, const uint8_t route_id[32], const str
 	*roles = 0;
 	hex_encode(route_id, 32, rid);
 	addr_format_lower(who, a);
-	snprintf(q, sizeof(q),
+	if (sql_format(q, sizeof(q),
 	    "SELECT EXISTS(SELECT 1 FROM routed_boons WHERE chain_id = %" PRIu64 " AND route_id = X'%s' "
 	    "AND tipper = X'%s'), "
 	    "EXISTS(SELECT 1 FROM routed_boons WHERE chain_id = %" PRIu64 " AND route_id = X'%s' "
 	    "AND endpoint_pay_to = X'%s' AND endpoint_usdc > 0), "
 	    "EXISTS(SELECT 1 FROM routed_boons WHERE chain_id = %" PRIu64 " AND route_id = X'%s' "
 	    "AND network_pay_to = X'%s' AND network_usdc > 0)",
-	    chain_id, rid + 2, a + 2, chain_id, rid + 2, a + 2, chain_id, rid + 2, a + 2);
+	    chain_id, rid + 2, a + 2, chain_id, rid + 2, a + 2, chain_id, rid + 2, a + 2) < 0)
+		return DB_ERROR;
 	if ((rc = db_query(db, q, &res)) != DB_OK)
 		return rc;
 	if (res && (row = mysql_fetch_row(res)) != NULL)
@@ -577,8 +564,10 @@ h_route_contexts_post(struct req *r, struct resp *w)
 	if (routenote_verify(note->text, note->len, offer->text, offer->len, sig->text, sig->len,
 	    r->cfg->chain_id, (int64_t)ts.tv_sec, p, &re) != RN_OK)
 		return fail_note(w, &re);
-	if (pool_defer(&r->pool, pub_release, p) < 0)
+	if (pool_defer(&r->pool, pub_release, p) < 0) {
+		routenote_release(p);
 		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
+	}
 	if (strlen(p->offer.amount_dec) > AMOUNT_DIGITS_MAX)
 		return resp_fail(w, ERR_INVALID_FIELD, "offerJson",
 		    "offer.amountAtomic has more than %d digits, more than this service stores.",

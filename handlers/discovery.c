@@ -20,7 +20,7 @@
  *
  * Each worker process keeps the described routes in memory (the corpus: verified
  * routes, their text in a word-prefix index, usage and prices), so a
- * request touches no table. At most every DISCOVERY_CHECK_MS a cheap
+ * request touches no table. At most every discovery_check_ms a cheap
  * fingerprint query tells whether contexts or the catalog changed (full
  * reload) or only the recognition index moved (usage reload); when that
  * query fails the corpus is dropped and the answer is 503. Terms match
@@ -42,6 +42,7 @@
 #include "hex.h"
 #include "json.h"
 #include "route.h"
+#include "sqlfmt.h"
 #include "table.h"
 #include "timefmt.h"
 #include "url.h"
@@ -49,7 +50,6 @@
 #include "banned.h"
 
 #define TERMS_MAX 8
-#define DISCOVERY_CHECK_MS 1000
 
 enum field_id { F_TITLE, F_SUMMARY, F_CONTEXT, F_URL, F__MAX };
 
@@ -348,8 +348,9 @@ load_usage(struct db *db, struct corpus *k)
 {
 	char q[256];
 
-	snprintf(q, sizeof(q), "SELECT route_id, recognition_count, tipper_count FROM "
-	    "route_recognition_stats WHERE chain_id = %" PRIu64, k->chain_id);
+	if (sql_format(q, sizeof(q), "SELECT route_id, recognition_count, tipper_count FROM "
+	    "route_recognition_stats WHERE chain_id = %" PRIu64, k->chain_id) < 0)
+		return DB_ERROR;
 	return load_counts(db, k, q, offsetof(struct cand, uses), offsetof(struct cand, wallets));
 }
 
@@ -411,17 +412,19 @@ load_reviews(struct db *db, const struct config *cfg, struct corpus *k)
 		json_object_put(k->e[i].reviews);
 		k->e[i].reviews = NULL;
 	}
-	snprintf(q, sizeof(q), "SELECT route_id, COUNT(*), COUNT(DISTINCT reviewer) FROM reviews "
-	    "WHERE chain_id = %" PRIu64 " AND lane = 'boon_backed' GROUP BY route_id", k->chain_id);
+	if (sql_format(q, sizeof(q), "SELECT route_id, COUNT(*), COUNT(DISTINCT reviewer) FROM reviews "
+	    "WHERE chain_id = %" PRIu64 " AND lane = 'boon_backed' GROUP BY route_id", k->chain_id) < 0)
+		return DB_ERROR;
 	if ((rc = load_counts(db, k, q, offsetof(struct cand, boon_reviews),
 	    offsetof(struct cand, boon_reviewers))) != DB_OK)
 		return rc;
 	res = NULL;
-	snprintf(q, sizeof(q), "SELECT route_id, lane, review_text, LOWER(HEX(reviewer)), "
+	if (sql_format(q, sizeof(q), "SELECT route_id, lane, review_text, LOWER(HEX(reviewer)), "
 	    "DATE_FORMAT(published_at, '%%Y-%%m-%%dT%%H:%%i:%%sZ') FROM (SELECT route_id, lane, "
 	    "review_text, reviewer, published_at, ROW_NUMBER() OVER (PARTITION BY route_id ORDER BY "
 	    "published_at DESC, id DESC) AS n FROM reviews WHERE chain_id = %" PRIu64 ") t WHERE n <= 10 "
-	    "ORDER BY route_id, n", k->chain_id);
+	    "ORDER BY route_id, n", k->chain_id) < 0)
+		return DB_ERROR;
 	if ((rc = db_query(db, q, &res)) != DB_OK)
 		return rc;
 	while (res && (row = mysql_fetch_row(res)) != NULL) {
@@ -463,11 +466,12 @@ load_corpus(struct db *db, const struct config *cfg, struct corpus *k)
 	size_t n = 0, cap = 0, kept = 0;
 	enum db_rc rc;
 
-	snprintf(q, sizeof(q), "SELECT route_id, method, public_endpoint_url, "
+	if (sql_format(q, sizeof(q), "SELECT route_id, method, public_endpoint_url, "
 	    "CONCAT(method, ' ', SUBSTRING(public_endpoint_url, 9)), CONCAT(intent, ' ', fit), "
 	    "CONCAT_WS(' ', intent, fit, limits_text), DATE_FORMAT(published_at, '%%Y-%%m-%%dT%%H:%%i:%%sZ'), "
 	    "note_created_at, note_expires_at FROM route_contexts WHERE chain_id = %" PRIu64
-	    " AND note_expires_at > UNIX_TIMESTAMP()", k->chain_id);
+	    " AND note_expires_at > UNIX_TIMESTAMP()", k->chain_id) < 0)
+		return DB_ERROR;
 	rc = load_rows(db, q, true, &c, &n, &cap);
 	if (rc == DB_OK)
 		rc = load_rows(db, "SELECT route_id, method, resource_url, service_name, description, "
@@ -509,7 +513,7 @@ load_corpus(struct db *db, const struct config *cfg, struct corpus *k)
 }
 
 /*
- * Make the corpus current: at most every DISCOVERY_CHECK_MS, compare the
+ * Make the corpus current: at most every discovery_check_ms, compare the
  * fingerprints and reload what changed. Any failure drops the corpus.
  */
 static enum db_rc
@@ -522,15 +526,16 @@ corpus_refresh(struct req *r)
 	MYSQL_ROW row;
 	enum db_rc rc;
 
-	if (k->loaded && k->chain_id == r->cfg->chain_id && now - k->checked_ms < DISCOVERY_CHECK_MS)
+	if (k->loaded && k->chain_id == r->cfg->chain_id && now - k->checked_ms < r->cfg->discovery_check_ms)
 		return DB_OK;
-	snprintf(q, sizeof(q), "SELECT CONCAT_WS(':', (SELECT COUNT(*) FROM route_contexts WHERE "
+	if (sql_format(q, sizeof(q), "SELECT CONCAT_WS(':', (SELECT COUNT(*) FROM route_contexts WHERE "
 	    "chain_id = %" PRIu64 "), (SELECT IFNULL(MAX(published_at), '') FROM route_contexts WHERE "
 	    "chain_id = %" PRIu64 "), (SELECT COUNT(*) FROM catalog_resources), (SELECT "
 	    "IFNULL(MAX(generation), 0) FROM catalog_resources)), (SELECT IFNULL(MAX(block_number), "
 	    "'none') FROM indexer_checkpoints WHERE chain_id = %" PRIu64 "), (SELECT CONCAT(COUNT(*), "
 	    "':', IFNULL(MAX(id), 0)) FROM reviews WHERE chain_id = %" PRIu64 ")", r->cfg->chain_id,
-	    r->cfg->chain_id, r->cfg->chain_id, r->cfg->chain_id);
+	    r->cfg->chain_id, r->cfg->chain_id, r->cfg->chain_id) < 0)
+		return DB_ERROR;
 	rc = db_query(r->db, q, &res);
 	if (rc == DB_OK && res && (row = mysql_fetch_row(res)) != NULL) {
 		snprintf(desc, sizeof(desc), "%s", row[0] ? row[0] : "");
@@ -774,9 +779,10 @@ load_mine(struct req *r, const char *rhex, struct mine **out, size_t *n)
 
 	*out = NULL;
 	*n = 0;
-	snprintf(q, sizeof(q), "SELECT route_id, lane, review_text, DATE_FORMAT(published_at, "
+	if (sql_format(q, sizeof(q), "SELECT route_id, lane, review_text, DATE_FORMAT(published_at, "
 	    "'%%Y-%%m-%%dT%%H:%%i:%%sZ') FROM reviews WHERE chain_id = %" PRIu64 " AND reviewer = X'%s' "
-	    "ORDER BY route_id, published_at DESC, id DESC", r->cfg->chain_id, rhex);
+	    "ORDER BY route_id, published_at DESC, id DESC", r->cfg->chain_id, rhex) < 0)
+		return DB_ERROR;
 	if ((rc = db_query(r->db, q, &res)) != DB_OK)
 		return rc;
 	while (res && (row = mysql_fetch_row(res)) != NULL) {
@@ -932,6 +938,9 @@ h_discovery_get(struct req *r, struct resp *w)
 
 	if (e != ERR_NONE)
 		return e;
-	pool_defer(&r->pool, json_release, o);
+	if (pool_defer(&r->pool, json_release, o) < 0) {
+		json_object_put(o);
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
+	}
 	return resp_json(w, 200, o) < 0 ? resp_fail(w, ERR_INTERNAL, NULL, NULL) : ERR_NONE;
 }

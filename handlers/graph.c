@@ -44,6 +44,7 @@
 #include <time.h>
 
 #include "buf.h"
+#include "dbfail.h"
 #include "hex.h"
 #include "routes.h"
 #include "table.h"
@@ -77,12 +78,6 @@ struct graph {
 	json_object *wallets;   /* lowercase hex40 -> roles bit mask, in first-seen order */
 	json_object *bounds;
 };
-
-static enum err
-db_fail(struct resp *w, enum db_rc rc)
-{
-	return resp_fail(w, rc == DB_UNAVAILABLE ? ERR_DATABASE_UNAVAILABLE : ERR_INTERNAL, NULL, NULL);
-}
 
 enum err
 h_graph_check(struct req *r, struct resp *w)

@@ -15,6 +15,7 @@
 
 #include "config.h"
 #include "db.h"
+#include "sqlfmt.h"
 #include "table.h"
 #include "timefmt.h"
 #include "version.h"
@@ -52,9 +53,10 @@ read_indexer(struct req *r)
 	enum db_rc rc;
 
 	addr_format_lower(&r->cfg->companion_address, contract);
-	snprintf(q, sizeof(q), "SELECT block_number, head_block, TIMESTAMPDIFF(SECOND, head_seen_at, "
+	if (sql_format(q, sizeof(q), "SELECT block_number, head_block, TIMESTAMPDIFF(SECOND, head_seen_at, "
 	    "UTC_TIMESTAMP()), last_error FROM indexer_checkpoints WHERE chain_id = %" PRIu64
-	    " AND contract = X'%s'", r->cfg->chain_id, contract + 2);
+	    " AND contract = X'%s'", r->cfg->chain_id, contract + 2) < 0)
+		return DB_ERROR;
 	cache.ix_row = false;
 	if ((rc = db_query(r->db, q, &res)) != DB_OK)
 		return rc;

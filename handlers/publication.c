@@ -15,6 +15,7 @@
 #include "publication.h"
 #include "review.h"
 #include "reviews.h"
+#include "sqlfmt.h"
 #include "x402.h"
 #include "banned.h"
 
@@ -56,17 +57,22 @@ load_record(struct req *r, const struct publication *p, json_object **out)
 	enum db_rc rc;
 
 	*out = NULL;
-	snprintf(q, sizeof(q), "SELECT " REVIEW_COLUMNS " FROM " REVIEW_FROM " WHERE r.chain_id = %"
-	    PRIu64 " AND r.digest = X'%s' AND r.lane = '%s'", r->cfg->chain_id, p->dg, p->lane->name);
+	if (sql_format(q, sizeof(q), "SELECT " REVIEW_COLUMNS " FROM " REVIEW_FROM " WHERE r.chain_id = %"
+	    PRIu64 " AND r.digest = X'%s' AND r.lane = '%s'", r->cfg->chain_id, p->dg, p->lane->name) < 0)
+		return DB_ERROR;
 	if ((rc = db_query(r->db, q, &res)) != DB_OK)
 		return rc;
 	if (res && (row = mysql_fetch_row(res)) != NULL) {
 		*out = review_record(row);
-		pool_defer(&r->pool, json_release, *out);
+		if (pool_defer(&r->pool, json_release, *out) < 0) {
+			json_object_put(*out);
+			*out = NULL;
+			rc = DB_ERROR;
+		}
 	}
 	if (res)
 		mysql_free_result(res);
-	return DB_OK;
+	return rc;
 }
 
 /*
@@ -84,10 +90,11 @@ own_state(struct req *r, const struct publication *p, char *st, size_t cap)
 	st[0] = '\0';
 	if (sig == NULL || state == NULL)
 		return DB_ERROR;
-	snprintf(q, sizeof(q), "SELECT 'published', LOWER(HEX(signature)) FROM reviews WHERE chain_id = %"
-	    PRIu64 " AND digest = X'%s' UNION ALL SELECT state, LOWER(HEX(signature)) FROM "
+	if (sql_format(q, sizeof(q), "SELECT 'published', LOWER(HEX(signature)) FROM reviews WHERE "
+	    "chain_id = %" PRIu64 " AND digest = X'%s' UNION ALL SELECT state, LOWER(HEX(signature)) FROM "
 	    "review_publications WHERE chain_id = %" PRIu64 " AND digest = X'%s' LIMIT 1",
-	    r->cfg->chain_id, p->dg, r->cfg->chain_id, p->dg);
+	    r->cfg->chain_id, p->dg, r->cfg->chain_id, p->dg) < 0)
+		return DB_ERROR;
 	if ((rc = db_query_pair(r->db, q, state, sig, scap)) != DB_OK)
 		return rc;
 	if (sv->len > 2 && strlen(sig) == sv->len - 2 && memcmp(sig, sv->text + 2, sv->len - 2) == 0)
@@ -101,13 +108,14 @@ slot_holder(struct req *r, const struct publication *p, char *dg_out, char *st_o
 {
 	char q[1536];
 
-	snprintf(q, sizeof(q), "SELECT LOWER(HEX(digest)), 'published' FROM reviews WHERE chain_id = %"
+	if (sql_format(q, sizeof(q), "SELECT LOWER(HEX(digest)), 'published' FROM reviews WHERE chain_id = %"
 	    PRIu64 " AND route_id = X'%s' AND lane = '%s' AND reviewer = X'%s' UNION ALL "
 	    "SELECT LOWER(HEX(digest)), IF(state = 'reserved_unpaid' AND updated_at < "
 	    "UTC_TIMESTAMP(6) - INTERVAL %d SECOND AND " NOT_CHARGED ", 'stale', state) FROM review_publications "
 	    "WHERE chain_id = %" PRIu64 " AND lane = '%s' AND reviewer = X'%s' AND route_id = X'%s' "
 	    "LIMIT 1", r->cfg->chain_id, p->rid, p->lane->name, p->who, STALE_RESERVATION,
-	    r->cfg->chain_id, p->lane->name, p->who, p->rid);
+	    r->cfg->chain_id, p->lane->name, p->who, p->rid) < 0)
+		return DB_ERROR;
 	return db_query_pair(r->db, q, dg_out, st_out, cap);
 }
 
@@ -121,12 +129,13 @@ receipt_holder(struct req *r, const struct publication *p, char *dg_out, char *s
 		dg_out[0] = st_out[0] = '\0';
 		return DB_OK;
 	}
-	snprintf(q, sizeof(q), "SELECT LOWER(HEX(digest)), 'published' FROM reviews WHERE chain_id = %"
+	if (sql_format(q, sizeof(q), "SELECT LOWER(HEX(digest)), 'published' FROM reviews WHERE chain_id = %"
 	    PRIu64 " AND receipt_digest = X'%s' UNION ALL SELECT LOWER(HEX(digest)), IF(state = "
 	    "'reserved_unpaid' AND updated_at < UTC_TIMESTAMP(6) - INTERVAL %d SECOND AND " NOT_CHARGED
 	    ", 'stale', state) "
 	    "FROM review_publications WHERE chain_id = %" PRIu64 " AND receipt_digest = X'%s' LIMIT 1",
-	    r->cfg->chain_id, p->receipt_dg, STALE_RESERVATION, r->cfg->chain_id, p->receipt_dg);
+	    r->cfg->chain_id, p->receipt_dg, STALE_RESERVATION, r->cfg->chain_id, p->receipt_dg) < 0)
+		return DB_ERROR;
 	return db_query_pair(r->db, q, dg_out, st_out, cap);
 }
 
@@ -143,17 +152,20 @@ cancel(struct req *r)
 		/* Another request's reservation: only if this request's payment bound it. */
 		hex_digits(r->pay.payer, ADDR_LEN, payer);
 		hex_digits(r->pay.nonce, 32, nonce);
-		snprintf(mine, sizeof(mine), " AND payer = X'%s' AND auth_nonce = X'%s'", payer, nonce);
+		if (sql_format(mine, sizeof(mine), " AND payer = X'%s' AND auth_nonce = X'%s'", payer,
+		    nonce) < 0)
+			return;
 	}
-	snprintf(q, sizeof(q), "UPDATE review_publications SET state = 'cancel_pending', updated_at = "
+	/* When a statement cannot be built or fails, the reservation goes stale and is swept. */
+	if (sql_format(q, sizeof(q), "UPDATE review_publications SET state = 'cancel_pending', updated_at = "
 	    "UTC_TIMESTAMP(6) WHERE chain_id = %" PRIu64 " AND digest = X'%s' AND state = "
-	    "'reserved_unpaid'%s AND " NOT_CHARGED, r->cfg->chain_id, p->dg, mine);
-	if (db_exec(r->db, q, false) != DB_OK)
+	    "'reserved_unpaid'%s AND " NOT_CHARGED, r->cfg->chain_id, p->dg, mine) < 0 ||
+	    db_exec(r->db, q, false) != DB_OK)
 		return;
 	/* If this fails, the next reservation of the slot removes the row. */
-	snprintf(q, sizeof(q), "DELETE FROM review_publications WHERE chain_id = %" PRIu64 " AND "
-	    "digest = X'%s' AND state = 'cancel_pending'", r->cfg->chain_id, p->dg);
-	db_exec(r->db, q, false);
+	if (sql_format(q, sizeof(q), "DELETE FROM review_publications WHERE chain_id = %" PRIu64 " AND "
+	    "digest = X'%s' AND state = 'cancel_pending'", r->cfg->chain_id, p->dg) == 0)
+		db_exec(r->db, q, false);
 	p->reserved = false;
 }
 
@@ -201,13 +213,14 @@ sweep(struct req *r, const struct publication *p)
 {
 	char q[1536], rc[128] = "";
 
-	if (p->receipt_dg[0])
-		snprintf(rc, sizeof(rc), " OR receipt_digest = X'%s'", p->receipt_dg);
-	snprintf(q, sizeof(q), "DELETE FROM review_publications WHERE chain_id = %" PRIu64 " AND "
+	if (p->receipt_dg[0] && sql_format(rc, sizeof(rc), " OR receipt_digest = X'%s'", p->receipt_dg) < 0)
+		return DB_ERROR;
+	if (sql_format(q, sizeof(q), "DELETE FROM review_publications WHERE chain_id = %" PRIu64 " AND "
 	    "((lane = '%s' AND reviewer = X'%s' AND route_id = X'%s')%s) AND (state = "
 	    "'cancel_pending' OR (state = 'reserved_unpaid' AND updated_at < UTC_TIMESTAMP(6) - "
 	    "INTERVAL %d SECOND AND " NOT_CHARGED "))", r->cfg->chain_id, p->lane->name, p->who, p->rid,
-	    rc, STALE_RESERVATION);
+	    rc, STALE_RESERVATION) < 0)
+		return DB_ERROR;
 	return db_exec(r->db, q, false);
 }
 
@@ -220,7 +233,11 @@ answer_pending(struct req *r, struct resp *w, bool checkpointed)
 	struct addr payer;
 
 	memcpy(payer.b, r->pay.payer, ADDR_LEN);
-	pool_defer(&r->pool, json_release, o);
+	if (pool_defer(&r->pool, json_release, o) < 0) {
+		json_object_put(o);
+		json_object_put(rc);
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
+	}
 	json_object_object_add(o, "status", json_object_new_string(checkpointed ? "settled_pending" :
 	    "settlement_receipt_uncheckpointed"));
 	json_object_object_add(o, "publicationStatus", json_object_new_string(checkpointed ?
@@ -248,8 +265,9 @@ answer_recorded_pending(struct req *r, struct resp *w, const struct publication 
 	unsigned long *len;
 	enum err e = ERR_DATABASE_UNAVAILABLE;
 
-	snprintf(q, sizeof(q), "SELECT payer, tx_hash FROM review_publications WHERE chain_id = %" PRIu64
-	    " AND digest = X'%s' AND state = 'settled_pending'", r->cfg->chain_id, p->dg);
+	if (sql_format(q, sizeof(q), "SELECT payer, tx_hash FROM review_publications WHERE chain_id = %" PRIu64
+	    " AND digest = X'%s' AND state = 'settled_pending'", r->cfg->chain_id, p->dg) < 0)
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
 	if (db_query(r->db, q, &res) != DB_OK)
 		return resp_fail(w, e, NULL, NULL);
 	if (res && (row = mysql_fetch_row(res)) != NULL && (len = mysql_fetch_lengths(res)) != NULL &&
@@ -352,8 +370,9 @@ publication_recognized(struct req *r, struct resp *w, const struct publication *
 	uint64_t n = 0;
 	bool found = false;
 
-	snprintf(q, sizeof(q), "SELECT COUNT(*) FROM (SELECT 1 FROM routed_boons WHERE chain_id = %"
-	    PRIu64 " AND route_id = X'%s' LIMIT 1) x", r->cfg->chain_id, p->rid);
+	if (sql_format(q, sizeof(q), "SELECT COUNT(*) FROM (SELECT 1 FROM routed_boons WHERE chain_id = %"
+	    PRIu64 " AND route_id = X'%s' LIMIT 1) x", r->cfg->chain_id, p->rid) < 0)
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
 	if (db_query_u64(r->db, q, &n, &found) != DB_OK)
 		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
 	if (!found || n == 0)
@@ -419,20 +438,22 @@ publication_complete(struct db *db, uint64_t chain_id, const char *dg)
 
 	if ((rc = db_begin(db)) != DB_OK)
 		return rc;
-	snprintf(q, sizeof(q), "INSERT INTO reviews (chain_id, lane, route_id, reviewer, review_text, "
+	if (sql_format(q, sizeof(q), "INSERT INTO reviews (chain_id, lane, route_id, reviewer, review_text, "
 	    "created_at, published_at, digest, signature, signature_kind, review_json, receipt_digest, "
 	    "receipt_json, evidence_json, authority_json) SELECT chain_id, lane, route_id, reviewer, "
 	    "review_text, review_created_at, UTC_TIMESTAMP(6), digest, signature, signature_kind, "
 	    "review_json, receipt_digest, receipt_json, evidence_json, authority_json FROM "
 	    "review_publications WHERE chain_id = %" PRIu64 " AND digest = X'%s' AND state IN "
-	    "('reserved_unpaid', 'settled_pending') AND review_text IS NOT NULL", chain_id, dg);
-	if ((rc = db_exec(db, q, false)) == DB_OK && mysql_affected_rows(db->my) != 1)
+	    "('reserved_unpaid', 'settled_pending') AND review_text IS NOT NULL", chain_id, dg) < 0)
+		rc = DB_ERROR;
+	else if ((rc = db_exec(db, q, false)) == DB_OK && mysql_affected_rows(db->my) != 1)
 		rc = DB_DUPLICATE;
 	if (rc == DB_OK) {
-		snprintf(q, sizeof(q), "UPDATE review_publications SET state = 'published', updated_at = "
+		if (sql_format(q, sizeof(q), "UPDATE review_publications SET state = 'published', updated_at = "
 		    "UTC_TIMESTAMP(6) WHERE chain_id = %" PRIu64 " AND digest = X'%s' AND state IN "
-		    "('reserved_unpaid', 'settled_pending')", chain_id, dg);
-		if ((rc = db_exec(db, q, false)) == DB_OK && mysql_affected_rows(db->my) != 1)
+		    "('reserved_unpaid', 'settled_pending')", chain_id, dg) < 0)
+			rc = DB_ERROR;
+		else if ((rc = db_exec(db, q, false)) == DB_OK && mysql_affected_rows(db->my) != 1)
 			rc = DB_DUPLICATE;
 	}
 	if (rc == DB_OK)
@@ -459,12 +480,13 @@ resolve_unknown_payments(struct db *db, const struct config *cfg, unsigned min_a
 	unsigned long *len;
 	enum db_rc rc;
 
-	snprintf(q, sizeof(q), "SELECT x.payer, x.auth_nonce, x.pay_to, x.amount FROM review_publications p "
+	if (sql_format(q, sizeof(q), "SELECT x.payer, x.auth_nonce, x.pay_to, x.amount FROM review_publications p "
 	    "JOIN x402_payments x ON x.payer = p.payer AND x.auth_nonce = p.auth_nonce WHERE p.chain_id = %"
 	    PRIu64 " AND p.state = 'reserved_unpaid' AND p.updated_at <= UTC_TIMESTAMP(6) - INTERVAL %u "
 	    "SECOND AND ((x.status = 'failed' AND x.reason = 'settle_unknown') OR (x.status = 'reserved' "
 	    "AND x.updated_at < UTC_TIMESTAMP(6) - INTERVAL " LEDGER_ABANDONED_S " SECOND)) LIMIT 100",
-	    cfg->chain_id, min_age);
+	    cfg->chain_id, min_age) < 0)
+		return DB_ERROR;
 	if ((rc = db_query(db, q, &res)) != DB_OK)
 		return rc;
 	while (res && (row = mysql_fetch_row(res)) != NULL) {
@@ -492,15 +514,18 @@ resolve_unknown_payments(struct db *db, const struct config *cfg, unsigned min_a
 	if (res)
 		mysql_free_result(res);
 	/* Void ones: nothing paid for them, so their records go. */
-	snprintf(q, sizeof(q), "DELETE FROM review_publications WHERE chain_id = %" PRIu64 " AND state = "
-	    "'reserved_unpaid' AND payer IS NOT NULL AND " NOT_CHARGED, cfg->chain_id);
+	if (sql_format(q, sizeof(q), "DELETE FROM review_publications WHERE chain_id = %" PRIu64 " AND "
+	    "state = 'reserved_unpaid' AND payer IS NOT NULL AND " NOT_CHARGED, cfg->chain_id) < 0)
+		return DB_ERROR;
 	if ((rc = db_exec(db, q, false)) != DB_OK)
 		return rc;
 	/* Settled ones (also a settlement whose receipt was never checkpointed): settled_pending. */
-	snprintf(q, sizeof(q), "UPDATE review_publications p JOIN x402_payments x ON x.payer = p.payer AND "
-	    "x.auth_nonce = p.auth_nonce SET p.state = 'settled_pending', p.tx_hash = x.tx_hash WHERE "
-	    "p.chain_id = %" PRIu64 " AND p.state = 'reserved_unpaid' AND x.status = 'settled' AND "
-	    "p.updated_at <= UTC_TIMESTAMP(6) - INTERVAL %u SECOND", cfg->chain_id, min_age);
+	if (sql_format(q, sizeof(q), "UPDATE review_publications p JOIN x402_payments x ON x.payer = "
+	    "p.payer AND x.auth_nonce = p.auth_nonce SET p.state = 'settled_pending', p.tx_hash = "
+	    "x.tx_hash WHERE p.chain_id = %" PRIu64 " AND p.state = 'reserved_unpaid' AND x.status = "
+	    "'settled' AND p.updated_at <= UTC_TIMESTAMP(6) - INTERVAL %u SECOND", cfg->chain_id,
+	    min_age) < 0)
+		return DB_ERROR;
 	return db_exec(db, q, false);
 }
 
@@ -518,9 +543,10 @@ publication_complete_pending(struct db *db, const struct config *cfg, unsigned m
 	*done = *failed = 0;
 	if ((rc = resolve_unknown_payments(db, cfg, min_age)) != DB_OK)
 		return rc;
-	snprintf(q, sizeof(q), "SELECT LOWER(HEX(digest)) FROM review_publications WHERE chain_id = %"
+	if (sql_format(q, sizeof(q), "SELECT LOWER(HEX(digest)) FROM review_publications WHERE chain_id = %"
 	    PRIu64 " AND state = 'settled_pending' AND updated_at <= UTC_TIMESTAMP(6) - INTERVAL %u "
-	    "SECOND ORDER BY updated_at LIMIT 1000", cfg->chain_id, min_age);
+	    "SECOND ORDER BY updated_at LIMIT 1000", cfg->chain_id, min_age) < 0)
+		return DB_ERROR;
 	if ((rc = db_query(db, q, &res)) != DB_OK)
 		return rc;
 	if (res && (pending = calloc(mysql_num_rows(res) + 1, sizeof(*pending))) != NULL)
@@ -560,14 +586,15 @@ finish(struct req *r, struct resp *w)
 
 	hex_digits(r->pay.payer, ADDR_LEN, payer);
 	hex_digits(r->pay.nonce, 32, nonce);
-	if (strlen(r->pay.tx) == 66)
-		snprintf(tx, sizeof(tx), "X'%s'", r->pay.tx + 2);
+	if (strlen(r->pay.tx) == 66 && sql_format(tx, sizeof(tx), "X'%s'", r->pay.tx + 2) < 0)
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
 	/* The receipt first, so a record that cannot finish keeps it. */
-	snprintf(q, sizeof(q), "UPDATE review_publications SET state = 'settled_pending', payer = X'%s', "
+	if (sql_format(q, sizeof(q), "UPDATE review_publications SET state = 'settled_pending', payer = X'%s', "
 	    "auth_nonce = X'%s', tx_hash = %s, updated_at = UTC_TIMESTAMP(6) WHERE chain_id = %" PRIu64
 	    " AND digest = X'%s' AND state IN ('reserved_unpaid', 'settled_pending') AND (payer IS NULL "
 	    "OR (payer = X'%s' AND auth_nonce = X'%s'))", payer, nonce, tx, r->cfg->chain_id, p->dg,
-	    payer, nonce);
+	    payer, nonce) < 0)
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
 	p->reserved = false;
 	if (db_exec(r->db, q, false) != DB_OK) {
 		fprintf(stderr, "waymark: %s %s: settled, receipt not checkpointed\n", r->method_text,
@@ -608,9 +635,10 @@ publication_post(struct req *r, struct resp *w)
 	hex_digits(r->pay.nonce, 32, nonce);
 	if (r->pay.settled_earlier) {
 		/* Only the record this very authorization paid for may publish now. */
-		snprintf(q, sizeof(q), "SELECT COUNT(*) FROM review_publications WHERE chain_id = %" PRIu64
+		if (sql_format(q, sizeof(q), "SELECT COUNT(*) FROM review_publications WHERE chain_id = %" PRIu64
 		    " AND digest = X'%s' AND state IN ('settled_pending', 'reserved_unpaid') AND payer = "
-		    "X'%s' AND auth_nonce = X'%s'", r->cfg->chain_id, p->dg, payer, nonce);
+		    "X'%s' AND auth_nonce = X'%s'", r->cfg->chain_id, p->dg, payer, nonce) < 0)
+			return resp_fail(w, ERR_INTERNAL, NULL, NULL);
 		if (db_query_u64(r->db, q, &n, &found) != DB_OK)
 			return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
 		if (!found || n != 1)
@@ -618,10 +646,11 @@ publication_post(struct req *r, struct resp *w)
 	} else {
 		/* Bind this authorization to the record, unless another one is
 		 * bound already (in flight, or with an unknown outcome). */
-		snprintf(q, sizeof(q), "UPDATE review_publications SET payer = X'%s', auth_nonce = X'%s', "
+		if (sql_format(q, sizeof(q), "UPDATE review_publications SET payer = X'%s', auth_nonce = X'%s', "
 		    "updated_at = UTC_TIMESTAMP(6) WHERE chain_id = %" PRIu64 " AND digest = X'%s' AND "
 		    "state = 'reserved_unpaid' AND (payer IS NULL OR (payer = X'%s' AND auth_nonce = "
-		    "X'%s'))", payer, nonce, r->cfg->chain_id, p->dg, payer, nonce);
+		    "X'%s'))", payer, nonce, r->cfg->chain_id, p->dg, payer, nonce) < 0)
+			return resp_fail(w, ERR_INTERNAL, NULL, NULL);
 		if (db_exec(r->db, q, false) != DB_OK)
 			return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
 		if (mysql_affected_rows(r->db->my) != 1)

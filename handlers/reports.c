@@ -53,16 +53,16 @@
 #include <string.h>
 #include <time.h>
 
-#include <openssl/evp.h>
-
 #include "brand.h"
 #include "buf.h"
 #include "config.h"
+#include "dbfail.h"
 #include "discovery.h"
-#include "hex.h"
 #include "json.h"
 #include "reports.h"
 #include "reviews.h"
+#include "sha256.h"
+#include "sqlfmt.h"
 #include "table.h"
 #include "timefmt.h"
 #include "banned.h"
@@ -177,10 +177,13 @@ route_facts(struct req *r, json_object *cand, json_object **out)
 	*out = NULL;
 	if ((rc = review_summary(r->db, r->cfg, rid, &sum)) != DB_OK)
 		return rc;
-	snprintf(q, sizeof(q), "SELECT s.total_usdc, s.latest_block_time, (SELECT COUNT(*) FROM route_contexts c "
+	if (sql_format(q, sizeof(q), "SELECT s.total_usdc, s.latest_block_time, (SELECT COUNT(*) FROM route_contexts c "
 	    "WHERE c.chain_id = %" PRIu64 " AND c.route_id = X'%s' AND c.note_expires_at > UNIX_TIMESTAMP()) "
 	    "FROM (SELECT 1) d LEFT JOIN route_recognition_stats s ON s.chain_id = %" PRIu64 " AND "
-	    "s.route_id = X'%s'", r->cfg->chain_id, rid, r->cfg->chain_id, rid);
+	    "s.route_id = X'%s'", r->cfg->chain_id, rid, r->cfg->chain_id, rid) < 0) {
+		json_object_put(sum);
+		return DB_ERROR;
+	}
 	if ((rc = db_query(r->db, q, &res)) != DB_OK) {
 		json_object_put(sum);
 		return rc;
@@ -252,8 +255,7 @@ report_compare(struct req *r, struct resp *w, const struct params *p, json_objec
 		enum db_rc rc;
 
 		if ((rc = route_facts(r, c, &facts)) != DB_OK) {
-			e = resp_fail(w, rc == DB_UNAVAILABLE ? ERR_DATABASE_UNAVAILABLE : ERR_INTERNAL, NULL,
-			    NULL);
+			e = db_fail(w, rc);
 			goto out;
 		}
 		row = json_object_new_object();
@@ -460,7 +462,10 @@ report_changes(struct req *r, struct resp *w, const struct params *p, json_objec
 static enum err
 answer(struct req *r, struct resp *w, json_object *o)
 {
-	pool_defer(&r->pool, json_release, o);
+	if (pool_defer(&r->pool, json_release, o) < 0) {
+		json_object_put(o);
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
+	}
 	return resp_json(w, 200, o) < 0 ? resp_fail(w, ERR_INTERNAL, NULL, NULL) : ERR_NONE;
 }
 
@@ -518,15 +523,11 @@ static int
 content_digest(json_object *content, char out[72])
 {
 	struct buf b;
-	unsigned char md[EVP_MAX_MD_SIZE];
-	unsigned int mdlen = 0;
 	char hex[67];
 	int rc = -1;
 
 	buf_init(&b, CANONICAL_MAX);
-	if (json_canonical(content, &b) == 0 &&
-	    EVP_Digest(b.p ? b.p : "", b.len, md, &mdlen, EVP_sha256(), NULL) == 1 && mdlen == 32) {
-		hex_encode(md, 32, hex);
+	if (json_canonical(content, &b) == 0 && sha256_hex(b.p ? b.p : "", b.len, hex) == 0) {
 		snprintf(out, 72, "sha256:%s", hex + 2);
 		rc = 0;
 	}
@@ -557,7 +558,11 @@ h_report_export_post(struct req *r, struct resp *w)
 	if (e != ERR_NONE)
 		return e;
 	o = json_object_new_object();
-	pool_defer(&r->pool, json_release, o);
+	if (pool_defer(&r->pool, json_release, o) < 0) {
+		json_object_put(o);
+		json_object_put(content);
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
+	}
 	json_object_object_add(o, "version", json_object_new_string(REPORT_VERSION));
 	json_object_object_add(o, "report", json_object_new_string(report_names[kind]));
 	json_object_object_add(o, "generatedAt",

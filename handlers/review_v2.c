@@ -45,6 +45,7 @@
 #include "receipt.h"
 #include "review.h"
 #include "route.h"
+#include "sqlfmt.h"
 #include "table.h"
 #include "banned.h"
 
@@ -77,10 +78,11 @@ route_url(struct req *r, const char *rid, struct v2 *c, bool *found)
 
 	*found = false;
 	/* A route context's URL is the normalized one; the catalog's is as listed. */
-	snprintf(q, sizeof(q), "SELECT method, url FROM (SELECT 0 src, method, public_endpoint_url url "
+	if (sql_format(q, sizeof(q), "SELECT method, url FROM (SELECT 0 src, method, public_endpoint_url url "
 	    "FROM route_contexts WHERE chain_id = %" PRIu64 " AND route_id = X'%s' UNION ALL SELECT 1, "
 	    "method, resource_url FROM catalog_resources WHERE route_id = X'%s') x ORDER BY src, url "
-	    "LIMIT 1", r->cfg->chain_id, rid, rid);
+	    "LIMIT 1", r->cfg->chain_id, rid, rid) < 0)
+		return DB_ERROR;
 	if ((rc = db_query(r->db, q, &res)) != DB_OK)
 		return rc;
 	if (res && (row = mysql_fetch_row(res)) != NULL && row[0] && row[1] &&
@@ -174,15 +176,25 @@ check_binding(struct req *r, struct resp *w, struct v2 *c, const uint8_t rid[32]
 	return ERR_NONE;
 }
 
-/* The public receipt record and the pins, as JSON text kept by the request. */
-static void
+/*
+ * The public receipt record and the pins, as JSON text kept by the request;
+ * 0, or -1 when the request could not keep them (nothing is set then).
+ */
+static int
 records(struct req *r, struct v2 *c, const char *rid)
 {
 	json_object *o = json_object_new_object(), *a = authority_json(&c->au);
 	char h[67], s[ADDR_TEXT_LEN + 1];
 
-	pool_defer(&r->pool, json_release, o);
-	pool_defer(&r->pool, json_release, a);
+	if (pool_defer(&r->pool, json_release, o) < 0) {
+		json_object_put(o);
+		json_object_put(a);
+		return -1;
+	}
+	if (pool_defer(&r->pool, json_release, a) < 0) {
+		json_object_put(a);
+		return -1;
+	}
 	snprintf(h, sizeof(h), "0x%s", rid);
 	json_object_object_add(o, "routeId", json_object_new_string(h));
 	json_object_object_add(o, "digest", json_object_new_string(hex_encode(c->receipt.digest, 32, h)));
@@ -200,6 +212,7 @@ records(struct req *r, struct v2 *c, const char *rid)
 	    s)));
 	c->receipt_json = json_dump(o, NULL);
 	c->authority_json = json_dump(a, NULL);
+	return 0;
 }
 
 /* The review object and its digest (p->dg, p->rid): no time or chain facts. */
@@ -257,7 +270,8 @@ v2_check(struct req *r, struct resp *w, struct publication *p)
 	p->text = c->v.text;
 	p->text_len = c->v.text_len;
 	p->created_at = c->v.created_at;
-	records(r, c, p->rid);
+	if (records(r, c, p->rid) < 0)
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
 	p->receipt_json = c->receipt_json;
 	p->authority_json = c->authority_json;
 	p->evidence_json = c->evidence_json;

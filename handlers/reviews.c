@@ -27,10 +27,12 @@
 #include "buf.h"
 #include "config.h"
 #include "db.h"
+#include "dbfail.h"
 #include "hex.h"
 #include "json.h"
 #include "review.h"
 #include "reviews.h"
+#include "sqlfmt.h"
 #include "table.h"
 #include "timefmt.h"
 #include "walletsig.h"
@@ -119,12 +121,13 @@ review_summary(struct db *db, const struct config *cfg, const char *rid, json_ob
 	enum db_rc rc;
 
 	hex_encode(cfg->companion_address.b, ADDR_LEN, ch);
-	snprintf(q, sizeof(q), "SELECT COUNT(*), COALESCE(SUM(lane = 'boon_backed'), 0), "
+	if (sql_format(q, sizeof(q), "SELECT COUNT(*), COALESCE(SUM(lane = 'boon_backed'), 0), "
 	    "COALESCE(SUM(lane = 'receipt_verified'), 0), COALESCE(SUM(lane = 'self_reported'), 0), "
 	    "COUNT(DISTINCT reviewer), DATE_FORMAT(MAX(published_at), '%%Y-%%m-%%dT%%H:%%i:%%sZ'), "
 	    "EXISTS(SELECT 1 FROM indexer_checkpoints WHERE chain_id = %" PRIu64 " AND contract = X'%s') "
 	    "FROM reviews WHERE chain_id = %" PRIu64 " AND route_id = X'%s'",
-	    cfg->chain_id, ch + 2, cfg->chain_id, rid);
+	    cfg->chain_id, ch + 2, cfg->chain_id, rid) < 0)
+		return DB_ERROR;
 	if ((rc = db_query(db, q, &res)) != DB_OK)
 		return rc;
 	if (res)
@@ -159,9 +162,10 @@ load_by_recognition(struct req *r, const char *tx, uint64_t log_index, json_obje
 	enum db_rc rc;
 
 	*out = NULL;
-	snprintf(q, sizeof(q), "SELECT " REVIEW_COLUMNS ", LOWER(HEX(r.digest)) FROM " REVIEW_FROM
+	if (sql_format(q, sizeof(q), "SELECT " REVIEW_COLUMNS ", LOWER(HEX(r.digest)) FROM " REVIEW_FROM
 	    " WHERE r.chain_id = %" PRIu64 " AND r.recognition_tx_hash = X'%s' AND "
-	    "r.recognition_log_index = %" PRIu64, r->cfg->chain_id, tx, log_index);
+	    "r.recognition_log_index = %" PRIu64, r->cfg->chain_id, tx, log_index) < 0)
+		return DB_ERROR;
 	if ((rc = db_query(r->db, q, &res)) != DB_OK)
 		return rc;
 	if (res && (row = mysql_fetch_row(res)) != NULL) {
@@ -205,8 +209,9 @@ h_review_v1_post(struct req *r, struct resp *w)
 	memcpy(tx, hex_encode(v.tx_hash, 32, why) + 2, 65);
 	memcpy(rid, hex_encode(v.route_id, 32, why) + 2, 65);
 	memcpy(dg, hex_encode(digest, 32, why) + 2, 65);
-	snprintf(q, sizeof(q), "SELECT tipper, route_id FROM routed_boons WHERE chain_id = %" PRIu64
-	    " AND tx_hash = X'%s' AND log_index = %" PRIu64, r->cfg->chain_id, tx, v.log_index);
+	if (sql_format(q, sizeof(q), "SELECT tipper, route_id FROM routed_boons WHERE chain_id = %" PRIu64
+	    " AND tx_hash = X'%s' AND log_index = %" PRIu64, r->cfg->chain_id, tx, v.log_index) < 0)
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
 	if ((rc = db_query(r->db, q, &res)) != DB_OK)
 		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
 	if (res && (row = mysql_fetch_row(res)) != NULL) {
@@ -260,10 +265,13 @@ h_review_v1_post(struct req *r, struct resp *w)
 	rc = ins.full ? DB_ERROR : db_exec(r->db, buf_str(&ins), false);
 	buf_release(&ins);
 	if (rc != DB_OK && rc != DB_DUPLICATE)
-		return resp_fail(w, rc == DB_UNAVAILABLE ? ERR_DATABASE_UNAVAILABLE : ERR_INTERNAL, NULL, NULL);
+		return db_fail(w, rc);
 	if (load_by_recognition(r, tx, v.log_index, &rec, stored, sizeof(stored)) != DB_OK || rec == NULL)
 		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
-	pool_defer(&r->pool, json_release, rec);
+	if (pool_defer(&r->pool, json_release, rec) < 0) {
+		json_object_put(rec);
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
+	}
 	if (rc == DB_DUPLICATE && strcmp(stored, dg) != 0)
 		return resp_fail(w, ERR_ALREADY_REVIEWED, "review.recognitionTxHash",
 		    "This routed recognition already has a different boon_backed review; reviews are "
@@ -286,7 +294,10 @@ h_site_route_reviews_get(struct req *r, struct resp *w)
 	hex_encode(rv->b32, 32, rid);
 	if (review_summary(r->db, r->cfg, rid + 2, &sum) != DB_OK)
 		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
-	pool_defer(&r->pool, json_release, sum);
+	if (pool_defer(&r->pool, json_release, sum) < 0) {
+		json_object_put(sum);
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
+	}
 	{
 		json_object *c = NULL;
 
@@ -294,13 +305,19 @@ h_site_route_reviews_get(struct req *r, struct resp *w)
 		total = c ? json_object_get_int64(c) : 0;
 	}
 	res = NULL;
-	snprintf(q, sizeof(q), "SELECT " REVIEW_COLUMNS " FROM " REVIEW_FROM " WHERE r.chain_id = %"
+	if (sql_format(q, sizeof(q), "SELECT " REVIEW_COLUMNS " FROM " REVIEW_FROM " WHERE r.chain_id = %"
 	    PRIu64 " AND r.route_id = X'%s' ORDER BY r.published_at DESC, r.id DESC LIMIT %" PRIu64
-	    " OFFSET %" PRIu64, r->cfg->chain_id, rid + 2, limit, offset);
+	    " OFFSET %" PRIu64, r->cfg->chain_id, rid + 2, limit, offset) < 0)
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
 	if (db_query(r->db, q, &res) != DB_OK)
 		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
 	o = json_object_new_object();
-	pool_defer(&r->pool, json_release, o);
+	if (pool_defer(&r->pool, json_release, o) < 0) {
+		json_object_put(o);
+		if (res)
+			mysql_free_result(res);
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
+	}
 	json_object_object_add(o, "version", json_object_new_string("1"));
 	json_object_object_add(o, "routeId", json_object_new_string(rid));
 	json_object_object_add(o, "reviewSummary", json_object_get(sum));

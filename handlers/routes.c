@@ -63,10 +63,12 @@
 #include "authority.h"
 #include "buf.h"
 #include "contexts.h"
+#include "dbfail.h"
 #include "hex.h"
 #include "keccak.h"
 #include "reviews.h"
 #include "routes.h"
+#include "sqlfmt.h"
 #include "table.h"
 #include "url.h"
 #include "banned.h"
@@ -91,22 +93,6 @@ answer(struct resp *w, json_object *o)
 
 	json_object_put(o);
 	return e;
-}
-
-static enum err
-db_fail(struct resp *w, enum db_rc rc)
-{
-	return resp_fail(w, rc == DB_UNAVAILABLE ? ERR_DATABASE_UNAVAILABLE : ERR_INTERNAL, NULL, NULL);
-}
-
-/* EIP-55 text of 40 stored lowercase hex digits (JSON null when unparsable). */
-static json_object *
-address_new(const char *hex40)
-{
-	char t[ADDR_TEXT_LEN + 1];
-	struct addr a;
-
-	return addr_from_digits(hex40, &a) < 0 ? NULL : json_object_new_string(addr_format(&a, t));
 }
 
 static json_object *
@@ -142,10 +128,11 @@ route_known(struct db *db, const struct config *cfg, const char *rid, bool *know
 	bool found;
 	enum db_rc rc;
 
-	snprintf(q, sizeof(q), "SELECT EXISTS(SELECT 1 FROM route_recognition_stats WHERE chain_id = %"
+	if (sql_format(q, sizeof(q), "SELECT EXISTS(SELECT 1 FROM route_recognition_stats WHERE chain_id = %"
 	    PRIu64 " AND route_id = X'%s') OR EXISTS(SELECT 1 FROM route_contexts WHERE chain_id = %"
 	    PRIu64 " AND route_id = X'%s' AND note_expires_at > UNIX_TIMESTAMP())", cfg->chain_id, rid,
-	    cfg->chain_id, rid);
+	    cfg->chain_id, rid) < 0)
+		return DB_ERROR;
 	rc = db_query_u64(db, q, &n, &found);
 	*known = rc == DB_OK && n == 1;
 	return rc;
@@ -182,13 +169,13 @@ record_new(MYSQL_ROW row)
 
 	snprintf(id, sizeof(id), "0x%s:%s", row[0], row[1]);
 	json_object_object_add(o, "id", json_object_new_string(id));
-	json_object_object_add(o, "contract", address_new(row[2]));
+	json_object_object_add(o, "contract", addr_json_new(row[2]));
 	json_object_object_add(o, "routeId", hash_new(row[12]));
-	json_object_object_add(o, "tipper", address_new(row[5]));
+	json_object_object_add(o, "tipper", addr_json_new(row[5]));
 	json_object_object_add(o, "contextRef", hash_new(row[6]));
-	json_object_object_add(o, "endpointPayTo", address_new(row[7]));
+	json_object_object_add(o, "endpointPayTo", addr_json_new(row[7]));
 	json_object_object_add(o, "endpointGratuityUsdc", dec_new(row[8]));
-	json_object_object_add(o, "networkPayTo", address_new(row[9]));
+	json_object_object_add(o, "networkPayTo", addr_json_new(row[9]));
 	json_object_object_add(o, "networkGratuityUsdc", dec_new(row[10]));
 	json_object_object_add(o, "boonBurned", dec_new(row[11]));
 	json_object_object_add(o, "blockNumber", dec_new(row[3]));
@@ -232,13 +219,15 @@ recognitions_answer(struct req *r, struct resp *w, const char *where, uint64_t l
 	enum db_rc rc;
 
 	hex_encode(cfg->companion_address.b, ADDR_LEN, ch);
-	snprintf(q, sizeof(q), "SELECT COUNT(*) FROM routed_boons WHERE chain_id = %" PRIu64
-	    " AND contract = X'%s' AND %s", cfg->chain_id, ch + 2, where);
+	if (sql_format(q, sizeof(q), "SELECT COUNT(*) FROM routed_boons WHERE chain_id = %" PRIu64
+	    " AND contract = X'%s' AND %s", cfg->chain_id, ch + 2, where) < 0)
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
 	if ((rc = db_query_u64(r->db, q, &total, &found)) != DB_OK)
 		return db_fail(w, rc);
-	snprintf(q, sizeof(q), "SELECT " RECORD_COLUMNS " FROM routed_boons WHERE chain_id = %" PRIu64
+	if (sql_format(q, sizeof(q), "SELECT " RECORD_COLUMNS " FROM routed_boons WHERE chain_id = %" PRIu64
 	    " AND contract = X'%s' AND %s ORDER BY block_number DESC, log_index DESC LIMIT %" PRIu64
-	    " OFFSET %" PRIu64, cfg->chain_id, ch + 2, where, limit, offset);
+	    " OFFSET %" PRIu64, cfg->chain_id, ch + 2, where, limit, offset) < 0)
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
 	if ((rc = db_query(r->db, q, &res)) != DB_OK)
 		return db_fail(w, rc);
 	o = json_object_new_object();
@@ -266,7 +255,8 @@ h_route_recognitions_get(struct req *r, struct resp *w)
 
 	if ((e = route_require(r, w, rid, rh)) != ERR_NONE)
 		return e;
-	snprintf(where, sizeof(where), "route_id = X'%s'", rh + 2);
+	if (sql_format(where, sizeof(where), "route_id = X'%s'", rh + 2) < 0)
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
 	return recognitions_answer(r, w, where, req_val(r, "limit")->u, req_val(r, "offset")->u);
 }
 
@@ -287,10 +277,12 @@ h_routed_boons_get(struct req *r, struct resp *w)
 
 	if (rid != NULL) {
 		hex_encode(rid->b32, 32, h);
-		snprintf(where, sizeof(where), "route_id = X'%s'", h + 2);
+		if (sql_format(where, sizeof(where), "route_id = X'%s'", h + 2) < 0)
+			return resp_fail(w, ERR_INTERNAL, NULL, NULL);
 	} else {
 		hex_encode(tx->b32, 32, h);
-		snprintf(where, sizeof(where), "tx_hash = X'%s'", h + 2);
+		if (sql_format(where, sizeof(where), "tx_hash = X'%s'", h + 2) < 0)
+			return resp_fail(w, ERR_INTERNAL, NULL, NULL);
 	}
 	return recognitions_answer(r, w, where, req_val(r, "limit")->u, req_val(r, "offset")->u);
 }
@@ -305,11 +297,14 @@ recognition_new(struct db *db, const struct config *cfg, const char *rid, json_o
 	json_object *o = json_object_new_object();
 	enum db_rc rc;
 
-	snprintf(q, sizeof(q), "SELECT recognition_count, tipper_count, endpoint_usdc, network_usdc, "
+	if (sql_format(q, sizeof(q), "SELECT recognition_count, tipper_count, endpoint_usdc, network_usdc, "
 	    "total_usdc, boon_burned, first_block_time, latest_block_time, latest_block_number, "
 	    "LOWER(HEX(latest_tx_hash)) FROM route_recognition_stats WHERE chain_id = %" PRIu64
-	    " AND route_id = X'%s'", cfg->chain_id, rid);
-	if ((rc = db_query(db, q, &res)) != DB_OK) {
+	    " AND route_id = X'%s'", cfg->chain_id, rid) < 0)
+		rc = DB_ERROR;
+	else
+		rc = db_query(db, q, &res);
+	if (rc != DB_OK) {
 		json_object_put(o);
 		return rc;
 	}
@@ -413,9 +408,10 @@ h_route_reviews_get(struct req *r, struct resp *w)
 		return e;
 	if ((rc = review_summary(r->db, cfg, rh + 2, &sum)) != DB_OK)
 		return db_fail(w, rc);
-	snprintf(q, sizeof(q), "SELECT " REVIEW_COLUMNS " FROM " REVIEW_FROM " WHERE r.chain_id = %"
+	if (sql_format(q, sizeof(q), "SELECT " REVIEW_COLUMNS " FROM " REVIEW_FROM " WHERE r.chain_id = %"
 	    PRIu64 " AND r.route_id = X'%s' ORDER BY r.published_at DESC, r.id DESC LIMIT %" PRIu64
-	    " OFFSET %" PRIu64, cfg->chain_id, rh + 2, limit, offset);
+	    " OFFSET %" PRIu64, cfg->chain_id, rh + 2, limit, offset) < 0)
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
 	if ((rc = db_query(r->db, q, &res)) != DB_OK) {
 		json_object_put(sum);
 		return db_fail(w, rc);
@@ -452,13 +448,15 @@ h_reviewer_reviews_get(struct req *r, struct resp *w)
 	enum db_rc rc;
 
 	addr_format_lower(&rv->addr, wl);
-	snprintf(q, sizeof(q), "SELECT COUNT(*) FROM reviews WHERE chain_id = %" PRIu64
-	    " AND reviewer = X'%s'", cfg->chain_id, wl + 2);
+	if (sql_format(q, sizeof(q), "SELECT COUNT(*) FROM reviews WHERE chain_id = %" PRIu64
+	    " AND reviewer = X'%s'", cfg->chain_id, wl + 2) < 0)
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
 	if ((rc = db_query_u64(r->db, q, &total, &found)) != DB_OK)
 		return db_fail(w, rc);
-	snprintf(q, sizeof(q), "SELECT " REVIEW_COLUMNS " FROM " REVIEW_FROM " WHERE r.chain_id = %"
+	if (sql_format(q, sizeof(q), "SELECT " REVIEW_COLUMNS " FROM " REVIEW_FROM " WHERE r.chain_id = %"
 	    PRIu64 " AND r.reviewer = X'%s' ORDER BY r.published_at DESC, r.id DESC LIMIT %" PRIu64
-	    " OFFSET %" PRIu64, cfg->chain_id, wl + 2, limit, offset);
+	    " OFFSET %" PRIu64, cfg->chain_id, wl + 2, limit, offset) < 0)
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
 	if ((rc = db_query(r->db, q, &res)) != DB_OK)
 		return db_fail(w, rc);
 	items = json_object_new_array();
@@ -750,11 +748,12 @@ global_stats_new(struct db *db, const struct config *cfg, json_object **out)
 	json_object *o;
 	enum db_rc rc;
 
-	snprintf(q, sizeof(q), "SELECT (SELECT COUNT(*) FROM (SELECT route_id FROM route_recognition_stats "
+	if (sql_format(q, sizeof(q), "SELECT (SELECT COUNT(*) FROM (SELECT route_id FROM route_recognition_stats "
 	    "WHERE chain_id = %" PRIu64 " UNION SELECT route_id FROM route_contexts WHERE chain_id = %"
 	    PRIu64 " AND note_expires_at > UNIX_TIMESTAMP()) u), COALESCE(SUM(recognition_count), 0), "
 	    "COALESCE(SUM(total_usdc), 0), COALESCE(SUM(boon_burned), 0) FROM route_recognition_stats "
-	    "WHERE chain_id = %" PRIu64, cfg->chain_id, cfg->chain_id, cfg->chain_id);
+	    "WHERE chain_id = %" PRIu64, cfg->chain_id, cfg->chain_id, cfg->chain_id) < 0)
+		return DB_ERROR;
 	if ((rc = db_query(db, q, &res)) != DB_OK)
 		return rc;
 	if (res)

@@ -40,9 +40,11 @@
 
 #include "config.h"
 #include "db.h"
+#include "dbfail.h"
 #include "handle.h"
 #include "hex.h"
 #include "score.h"
+#include "sqlfmt.h"
 #include "table.h"
 #include "banned.h"
 
@@ -122,15 +124,17 @@ history_load(struct req *r, const struct recipient *rc, struct score_input *in, 
 		return DB_OK;
 	if (rc->kind == RCPT_ADDRESS) {
 		hex_encode(rc->a.b, ADDR_LEN, h);
-		snprintf(q, sizeof(q), "SELECT COUNT(*), COUNT(DISTINCT tipper) FROM routed_boons WHERE "
+		if (sql_format(q, sizeof(q), "SELECT COUNT(*), COUNT(DISTINCT tipper) FROM routed_boons WHERE "
 		    "chain_id = %" PRIu64 " AND ((endpoint_pay_to = X'%s' AND endpoint_usdc > 0) OR "
-		    "(network_pay_to = X'%s' AND network_usdc > 0))", r->cfg->chain_id, h + 2, h + 2);
+		    "(network_pay_to = X'%s' AND network_usdc > 0))", r->cfg->chain_id, h + 2, h + 2) < 0)
+			return DB_ERROR;
 		*source = "routed_recognitions_received";
 	} else {
 		hex_encode(rc->route, 32, h);
-		snprintf(q, sizeof(q), "SELECT COALESCE(SUM(recognition_count), 0), "
+		if (sql_format(q, sizeof(q), "SELECT COALESCE(SUM(recognition_count), 0), "
 		    "COALESCE(SUM(tipper_count), 0) FROM route_recognition_stats WHERE chain_id = %" PRIu64
-		    " AND route_id = X'%s'", r->cfg->chain_id, h + 2);
+		    " AND route_id = X'%s'", r->cfg->chain_id, h + 2) < 0)
+			return DB_ERROR;
 		*source = "route_recognitions";
 	}
 	if ((e = db_query(r->db, q, &res)) != DB_OK)
@@ -187,8 +191,7 @@ h_score_post(struct req *r, struct resp *w)
 	}
 	in.nmarkers = score_note_markers(note, nlen, in.markers, SCORE_MARKERS_MAX);
 	if ((e = history_load(r, &rc, &in, &hsrc)) != DB_OK)
-		return resp_fail(w, e == DB_UNAVAILABLE ? ERR_DATABASE_UNAVAILABLE : ERR_INTERNAL, NULL,
-		    NULL);
+		return db_fail(w, e);
 	score_compute(&in, &res);
 
 	o = json_object_new_object();

@@ -15,6 +15,7 @@
 #include "buf.h"
 #include "db.h"
 #include "json.h"
+#include "sqlfmt.h"
 #include "table.h"
 #include "banned.h"
 
@@ -59,7 +60,8 @@ h_site_discover_get(struct req *r, struct resp *w)
 	if (*q) {
 		if (like_pattern(r->db, q, pat, sizeof(pat)) < 0)
 			return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
-		snprintf(where, sizeof(where), " WHERE search_text LIKE '%%%s%%'", pat);
+		if (sql_format(where, sizeof(where), " WHERE search_text LIKE '%%%s%%'", pat) < 0)
+			return resp_fail(w, ERR_INTERNAL, NULL, NULL);
 	}
 	buf_init(&sql, 64 * 1024);
 	buf_printf(&sql, "SELECT COUNT(*) FROM catalog_resources%s", where);
@@ -76,7 +78,12 @@ h_site_discover_get(struct req *r, struct resp *w)
 		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
 
 	o = json_object_new_object();
-	pool_defer(&r->pool, json_release, o);
+	if (pool_defer(&r->pool, json_release, o) < 0) {
+		json_object_put(o);
+		if (res)
+			mysql_free_result(res);
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
+	}
 	json_object_object_add(o, "version", json_object_new_string("1"));
 	query = json_object_new_object();
 	json_object_object_add(query, "q", json_object_new_string(q));

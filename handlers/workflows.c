@@ -157,7 +157,11 @@ h_cost_preview_post(struct req *r, struct resp *w)
 	uint64_t total = 0;
 	enum err e;
 
-	pool_defer(&r->pool, json_release, o);
+	if (pool_defer(&r->pool, json_release, o) < 0) {
+		json_object_put(o);
+		json_object_put(steps);
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
+	}
 	json_object_object_add(o, "version", json_object_new_string("0.1"));
 	json_object_object_add(o, "execution", json_object_new_boolean(0));
 	json_object_object_add(o, "currency", json_object_new_string("USDC"));

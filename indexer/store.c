@@ -5,6 +5,7 @@
 
 #include "buf.h"
 #include "hex.h"
+#include "sqlfmt.h"
 #include "store.h"
 #include "banned.h"
 
@@ -39,13 +40,15 @@ store_checkpoint(struct store *s, struct checkpoint *cp)
 	unsigned long *len;
 	enum db_rc rc;
 
-	snprintf(q, sizeof(q), "INSERT IGNORE INTO indexer_checkpoints (chain_id, contract, block_number) "
+	if (sql_format(q, sizeof(q), "INSERT IGNORE INTO indexer_checkpoints (chain_id, contract, block_number) "
 	    "VALUES (%" PRIu64 ", X'%s', %" PRId64 ")", s->chain_id, s->contract_hex,
-	    (int64_t)s->start_block - 1);
+	    (int64_t)s->start_block - 1) < 0)
+		return DB_ERROR;
 	if ((rc = db_exec(s->db, q, false)) != DB_OK)
 		return rc;
-	snprintf(q, sizeof(q), "SELECT block_number, block_hash FROM indexer_checkpoints "
-	    "WHERE chain_id = %" PRIu64 " AND contract = X'%s'", s->chain_id, s->contract_hex);
+	if (sql_format(q, sizeof(q), "SELECT block_number, block_hash FROM indexer_checkpoints "
+	    "WHERE chain_id = %" PRIu64 " AND contract = X'%s'", s->chain_id, s->contract_hex) < 0)
+		return DB_ERROR;
 	if ((rc = db_query(s->db, q, &res)) != DB_OK)
 		return rc;
 	rc = DB_ERROR;
@@ -69,9 +72,10 @@ store_note_head(struct store *s, uint64_t head)
 {
 	char q[512];
 
-	snprintf(q, sizeof(q), "UPDATE indexer_checkpoints SET head_block = %" PRIu64 ", "
+	if (sql_format(q, sizeof(q), "UPDATE indexer_checkpoints SET head_block = %" PRIu64 ", "
 	    "head_seen_at = UTC_TIMESTAMP(), last_error = NULL, last_error_at = NULL "
-	    "WHERE chain_id = %" PRIu64 " AND contract = X'%s'", head, s->chain_id, s->contract_hex);
+	    "WHERE chain_id = %" PRIu64 " AND contract = X'%s'", head, s->chain_id, s->contract_hex) < 0)
+		return DB_ERROR;
 	return db_exec(s->db, q, false);
 }
 
@@ -85,9 +89,10 @@ store_note_error(struct store *s, const char *msg)
 		n = 300;
 	if (db_escape(s->db, msg, n, esc, sizeof(esc)) < 0)
 		return DB_UNAVAILABLE;
-	snprintf(q, sizeof(q), "UPDATE indexer_checkpoints SET last_error = '%s', "
+	if (sql_format(q, sizeof(q), "UPDATE indexer_checkpoints SET last_error = '%s', "
 	    "last_error_at = UTC_TIMESTAMP() WHERE chain_id = %" PRIu64 " AND contract = X'%s'", esc,
-	    s->chain_id, s->contract_hex);
+	    s->chain_id, s->contract_hex) < 0)
+		return DB_ERROR;
 	return db_exec(s->db, q, false);
 }
 
@@ -323,9 +328,10 @@ store_recent_blocks(struct store *s, int64_t below, struct block_ref *out, size_
 	enum db_rc rc;
 
 	*n = 0;
-	snprintf(q, sizeof(q), "SELECT block_number, block_hash FROM indexer_blocks WHERE chain_id = %"
+	if (sql_format(q, sizeof(q), "SELECT block_number, block_hash FROM indexer_blocks WHERE chain_id = %"
 	    PRIu64 " AND contract = X'%s' AND block_number <= %" PRId64 " ORDER BY block_number DESC "
-	    "LIMIT %zu", s->chain_id, s->contract_hex, below, max);
+	    "LIMIT %zu", s->chain_id, s->contract_hex, below, max) < 0)
+		return DB_ERROR;
 	if ((rc = db_query(s->db, q, &res)) != DB_OK)
 		return rc;
 	while (res && (row = mysql_fetch_row(res)) != NULL && *n < max) {
@@ -353,26 +359,35 @@ collect(struct store *s, const char *col, int64_t fork, char (**keys)[65], size_
 	MYSQL_ROW row;
 	enum db_rc rc;
 	size_t cap;
+	char (*grown)[65];
 
 	*n = 0;
-	snprintf(q, sizeof(q), "SELECT DISTINCT LOWER(HEX(%s)) FROM routed_boons WHERE chain_id = %"
+	if (sql_format(q, sizeof(q), "SELECT DISTINCT LOWER(HEX(%s)) FROM routed_boons WHERE chain_id = %"
 	    PRIu64 " AND contract = X'%s' AND block_number > %" PRId64, col, s->chain_id,
-	    s->contract_hex, fork);
+	    s->contract_hex, fork) < 0)
+		return DB_ERROR;
 	if ((rc = db_query(s->db, q, &res)) != DB_OK)
 		return rc;
 	cap = res ? (size_t)mysql_num_rows(res) : 0;
-	*keys = realloc(*keys, (cap + *n + 1) * sizeof(**keys));
-	while (res && *keys && (row = mysql_fetch_row(res)) != NULL)
-		snprintf((*keys)[(*n)++], 65, "%s", row[0]);
+	/* On failure *keys stays as it was, for the caller to free. */
+	if ((grown = realloc(*keys, (cap + 1) * sizeof(**keys))) == NULL) {
+		if (res)
+			mysql_free_result(res);
+		return DB_ERROR;
+	}
+	*keys = grown;
+	while (res && *n < cap && (row = mysql_fetch_row(res)) != NULL)
+		if (row[0])
+			snprintf((*keys)[(*n)++], 65, "%s", row[0]);
 	if (res)
 		mysql_free_result(res);
-	return *keys ? DB_OK : DB_ERROR;
+	return DB_OK;
 }
 
 enum db_rc
 store_rollback(struct store *s, int64_t fork, size_t *removed)
 {
-	char (*routes)[65] = NULL, (*wallets)[65] = NULL, (*more)[65] = NULL;
+	char (*routes)[65] = NULL, (*wallets)[65] = NULL, (*more)[65] = NULL, (*grown)[65];
 	size_t nr = 0, nw = 0, nm = 0;
 	char q[768];
 	enum db_rc rc;
@@ -386,28 +401,38 @@ store_rollback(struct store *s, int64_t fork, size_t *removed)
 	for (int k = 0; k < 2; k++) {
 		if ((rc = collect(s, k ? "network_pay_to" : "endpoint_pay_to", fork, &more, &nm)) != DB_OK)
 			goto out;
-		wallets = realloc(wallets, (nw + nm + 1) * sizeof(*wallets));
-		if (wallets == NULL) {
+		grown = realloc(wallets, (nw + nm + 1) * sizeof(*wallets));
+		if (grown == NULL) {
 			rc = DB_ERROR;
 			goto out;
 		}
+		wallets = grown;
 		memcpy(wallets + nw, more, nm * sizeof(*more));
 		nw += nm;
 	}
-	snprintf(q, sizeof(q), "DELETE FROM routed_boons WHERE chain_id = %" PRIu64 " AND contract = "
-	    "X'%s' AND block_number > %" PRId64, s->chain_id, s->contract_hex, fork);
+	if (sql_format(q, sizeof(q), "DELETE FROM routed_boons WHERE chain_id = %" PRIu64 " AND contract = "
+	    "X'%s' AND block_number > %" PRId64, s->chain_id, s->contract_hex, fork) < 0) {
+		rc = DB_ERROR;
+		goto out;
+	}
 	if ((rc = db_exec(s->db, q, false)) != DB_OK)
 		goto out;
 	*removed = (size_t)mysql_affected_rows(s->db->my);
-	snprintf(q, sizeof(q), "DELETE FROM indexer_blocks WHERE chain_id = %" PRIu64 " AND contract = "
-	    "X'%s' AND block_number > %" PRId64, s->chain_id, s->contract_hex, fork);
+	if (sql_format(q, sizeof(q), "DELETE FROM indexer_blocks WHERE chain_id = %" PRIu64 " AND contract = "
+	    "X'%s' AND block_number > %" PRId64, s->chain_id, s->contract_hex, fork) < 0) {
+		rc = DB_ERROR;
+		goto out;
+	}
 	if ((rc = db_exec(s->db, q, false)) != DB_OK)
 		goto out;
-	snprintf(q, sizeof(q), "UPDATE indexer_checkpoints c SET c.block_number = %" PRId64 ", "
+	if (sql_format(q, sizeof(q), "UPDATE indexer_checkpoints c SET c.block_number = %" PRId64 ", "
 	    "c.block_hash = (SELECT b.block_hash FROM indexer_blocks b WHERE b.chain_id = c.chain_id "
 	    "AND b.contract = c.contract AND b.block_number = %" PRId64 "), c.updated_at = UTC_TIMESTAMP() "
 	    "WHERE c.chain_id = %" PRIu64 " AND c.contract = X'%s'", fork, fork, s->chain_id,
-	    s->contract_hex);
+	    s->contract_hex) < 0) {
+		rc = DB_ERROR;
+		goto out;
+	}
 	if ((rc = db_exec(s->db, q, false)) != DB_OK)
 		goto out;
 	if ((rc = refresh(s, routes, nr, wallets, nw)) != DB_OK)

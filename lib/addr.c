@@ -75,6 +75,15 @@ addr_from_digits(const char *hex, struct addr *out)
 	return hex_decode_fixed(hex, 2 * ADDR_LEN, out->b, ADDR_LEN, false);
 }
 
+json_object *
+addr_json_new(const char *hex40)
+{
+	char t[ADDR_TEXT_LEN + 1];
+	struct addr a;
+
+	return addr_from_digits(hex40, &a) < 0 ? NULL : json_object_new_string(addr_format(&a, t));
+}
+
 bool
 addr_is_checksummed(const char *s, size_t slen)
 {

@@ -8,7 +8,7 @@
  *
  * Return conventions: addr_parse is an action (0 or -1, *out untouched on
  * failure); the addr_is_* and addr_eq functions are predicates. Nothing
- * here allocates.
+ * here allocates but addr_json_new, whose json-c string the caller owns.
  */
 #ifndef WAYMARK_ADDR_H
 #define WAYMARK_ADDR_H
@@ -16,6 +16,8 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+
+#include <json-c/json.h>
 
 #define ADDR_LEN 20
 #define ADDR_TEXT_LEN 42 /* "0x" + 40 digits, without the NUL */
@@ -35,6 +37,13 @@ int addr_parse(const char *s, size_t slen, struct addr *out);
  * stores and HEX() prints it) into out; 0, or -1 (NULL or malformed).
  */
 int addr_from_digits(const char *hex, struct addr *out);
+
+/*
+ * The EIP-55 form of 40 stored hex digits (see addr_from_digits) as a new
+ * json-c string, or NULL (a JSON null) when they are not an address or
+ * memory ran out. The caller owns the result (json_object_put).
+ */
+json_object *addr_json_new(const char *hex40);
 
 /* True when s is "0x" + 40 hex digits with a valid EIP-55 checksum. */
 bool addr_is_checksummed(const char *s, size_t slen);

@@ -98,6 +98,14 @@ buf_printf(struct buf *b, const char *fmt, ...)
 	return rc;
 }
 
+size_t
+buf_sink(char *p, size_t size, size_t n, void *b)
+{
+	if (n != 0 && size > (size_t)-1 / n)
+		return 0;
+	return buf_add(b, p, size * n) < 0 ? 0 : size * n;
+}
+
 void
 buf_reset(struct buf *b)
 {

@@ -37,6 +37,13 @@ __attribute__((format(printf, 2, 3)))
 int buf_printf(struct buf *b, const char *fmt, ...);
 int buf_vprintf(struct buf *b, const char *fmt, va_list ap);
 
+/*
+ * A write callback in the shape of libcurl's CURLOPT_WRITEFUNCTION that
+ * appends size * n bytes at p to the struct buf at b. Returns size * n,
+ * or 0 when the buffer's cap is reached (curl then stops the transfer).
+ */
+size_t buf_sink(char *p, size_t size, size_t n, void *b);
+
 /* Forget the contents, keep the storage. */
 void buf_reset(struct buf *b);
 

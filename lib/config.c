@@ -44,6 +44,9 @@ const struct config_key config_keys[] = {
 	    "seconds to wait for MariaDB to connect, read or write before answering 503" },
 	{ "health_ttl_ms", CT_UINT, N(health_ttl_ms), "1000", 0, 60000, false,
 	    "how long one worker reuses its /health database check, in milliseconds" },
+	{ "discovery_check_ms", CT_UINT, N(discovery_check_ms), "1000", 0, 60000, false,
+	    "how long one worker trusts its discovery corpus before asking the database what changed, "
+	    "in milliseconds" },
 	{ "rpc_url", CT_URL, S(rpc_url), "", 0, 0, false,
 	    "JSON-RPC URL of the chain (indexer, smart-wallet signature checks); empty: none" },
 	{ "rpc_timeout_ms", CT_UINT, N(rpc_timeout_ms), "10000", 100, 600000, false,

@@ -39,6 +39,7 @@ struct config {
 	char db_password[256];
 	uint64_t db_timeout;            /* seconds, connect/read/write */
 	uint64_t health_ttl_ms;
+	uint64_t discovery_check_ms;
 
 	char rpc_url[CONFIG_STR_MAX];
 	uint64_t rpc_timeout_ms;

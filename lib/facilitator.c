@@ -20,12 +20,6 @@ facilitator_thread_release(void)
 	thread_curl = NULL;
 }
 
-static size_t
-on_data(char *p, size_t size, size_t n, void *ud)
-{
-	return buf_add(ud, p, size * n) < 0 ? 0 : size * n;
-}
-
 /* Copy a short reason code, keeping only [a-z0-9_] so nothing long or odd is relayed. */
 static void
 copy_reason(json_object *reply, const char *name, char out[FAC_REASON_MAX])
@@ -96,7 +90,7 @@ facilitator_call(const struct config *cfg, bool settle, json_object *payload,
 	curl_easy_setopt(c, CURLOPT_HTTPHEADER, hdr);
 	curl_easy_setopt(c, CURLOPT_POSTFIELDS, text);
 	curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, (long)tlen);
-	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, buf_sink);
 	curl_easy_setopt(c, CURLOPT_WRITEDATA, &reply);
 	curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, (long)cfg->facilitator_timeout_ms);
 	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS,

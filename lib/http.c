@@ -121,8 +121,9 @@ resp_fail(struct resp *w, enum err e, const char *field, const char *fmt, ...)
 		buf_reset(&w->body);
 		buf_adds(&w->body, "{\"error\":\"internal_error\",\"message\":\"response too large\"}");
 		w->status = 500;
+	} else {
+		w->status = info->status;
 	}
-	w->status = info->status;
 	json_object_put(o);
 	return e;
 }

@@ -5,12 +5,6 @@
 #include "httpget.h"
 #include "banned.h"
 
-static size_t
-on_data(char *p, size_t size, size_t n, void *ud)
-{
-	return buf_add(ud, p, size * n) < 0 ? 0 : size * n;
-}
-
 long
 httpget(const char *url, long timeout_ms, struct buf *out, char *err, size_t cap)
 {
@@ -24,7 +18,7 @@ httpget(const char *url, long timeout_ms, struct buf *out, char *err, size_t cap
 	}
 	buf_reset(out);
 	curl_easy_setopt(c, CURLOPT_URL, url);
-	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, buf_sink);
 	curl_easy_setopt(c, CURLOPT_WRITEDATA, out);
 	curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, timeout_ms);
 	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);

@@ -4,6 +4,7 @@
 
 #include "hex.h"
 #include "ledger.h"
+#include "sqlfmt.h"
 #include "banned.h"
 
 static const char *const status_names[LEDGER__MAX] = {
@@ -30,7 +31,6 @@ ledger_reserve(struct db *db, const struct x402_payment *p, const struct x402_re
 	size_t cap = 4 * ulen + 2048;
 	enum ledger_rc rc = LEDGER_UNAVAILABLE;
 	enum db_rc d;
-	int n;
 
 	if (url == NULL || (sql = malloc(cap)) == NULL || strlen(endpoint_id) > 128 ||
 	    db_escape(db, rq->url, ulen, url, 2 * ulen + 1) < 0 ||
@@ -41,11 +41,10 @@ ledger_reserve(struct db *db, const struct x402_payment *p, const struct x402_re
 	raw_hex(p->nonce, 32, nonce);
 	raw_hex(rq->asset.b, ADDR_LEN, asset);
 	raw_hex(rq->pay_to.b, ADDR_LEN, pay_to);
-	n = snprintf(sql, cap, "INSERT INTO x402_payments (payer, auth_nonce, network, asset, pay_to, "
+	if (sql_format(sql, cap, "INSERT INTO x402_payments (payer, auth_nonce, network, asset, pay_to, "
 	    "amount, endpoint_id, resource_url, status, created_at, updated_at) VALUES (UNHEX('%s'), "
 	    "UNHEX('%s'), '%s', UNHEX('%s'), UNHEX('%s'), %s, '%s', '%s', 'reserved', UTC_TIMESTAMP(6), "
-	    "UTC_TIMESTAMP(6))", payer + 2, nonce + 2, net, asset + 2, pay_to + 2, rq->amount, ep, url);
-	if (n < 0 || (size_t)n >= cap)
+	    "UTC_TIMESTAMP(6))", payer + 2, nonce + 2, net, asset + 2, pay_to + 2, rq->amount, ep, url) < 0)
 		goto out;
 	d = db_exec(db, sql, false);
 	if (d == DB_OK) {
@@ -55,11 +54,11 @@ ledger_reserve(struct db *db, const struct x402_payment *p, const struct x402_re
 	if (d != DB_DUPLICATE)
 		goto out;
 	/* Taken: only a released row bound to this same URL may be reserved again. */
-	n = snprintf(sql, cap, "UPDATE x402_payments SET status = 'reserved', reason = NULL, "
+	if (sql_format(sql, cap, "UPDATE x402_payments SET status = 'reserved', reason = NULL, "
 	    "endpoint_id = '%s', updated_at = UTC_TIMESTAMP(6) WHERE payer = UNHEX('%s') AND "
 	    "auth_nonce = UNHEX('%s') AND status = 'released' AND resource_url = '%s' AND amount = %s "
-	    "AND pay_to = UNHEX('%s')", ep, payer + 2, nonce + 2, url, rq->amount, pay_to + 2);
-	if (n < 0 || (size_t)n >= cap || db_exec(db, sql, false) != DB_OK)
+	    "AND pay_to = UNHEX('%s')", ep, payer + 2, nonce + 2, url, rq->amount, pay_to + 2) < 0 ||
+	    db_exec(db, sql, false) != DB_OK)
 		goto out;
 	rc = mysql_affected_rows(db->my) == 1 ? LEDGER_OK : LEDGER_USED;
 out:
@@ -80,7 +79,6 @@ lookup(struct db *db, const struct x402_payment *p, const struct x402_requiremen
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
 	enum ledger_rc rc = LEDGER_UNAVAILABLE;
-	int n;
 
 	*has_tx = false;
 	if (url == NULL || (sql = malloc(cap)) == NULL || strlen(endpoint_id) > 128 ||
@@ -90,11 +88,10 @@ lookup(struct db *db, const struct x402_payment *p, const struct x402_requiremen
 	raw_hex(p->from.b, ADDR_LEN, payer);
 	raw_hex(p->nonce, 32, nonce);
 	raw_hex(rq->pay_to.b, ADDR_LEN, pay_to);
-	n = snprintf(sql, cap, "SELECT tx_hash FROM x402_payments WHERE payer = UNHEX('%s') AND "
+	if (sql_format(sql, cap, "SELECT tx_hash FROM x402_payments WHERE payer = UNHEX('%s') AND "
 	    "auth_nonce = UNHEX('%s') AND %s AND resource_url = '%s' AND amount = %s "
 	    "AND pay_to = UNHEX('%s') AND endpoint_id = '%s'", payer + 2, nonce + 2, cond, url, rq->amount,
-	    pay_to + 2, ep);
-	if (n < 0 || (size_t)n >= cap || db_query(db, sql, &res) != DB_OK)
+	    pay_to + 2, ep) < 0 || db_query(db, sql, &res) != DB_OK)
 		goto out;
 	rc = LEDGER_USED;
 	if (res && (row = mysql_fetch_row(res)) != NULL) {
@@ -139,22 +136,21 @@ ledger_mark(struct db *db, const struct x402_payment *p, enum ledger_status stat
 {
 	char payer[ADDR_LEN * 2 + 3], nonce[32 * 2 + 3], txh[32 * 2 + 3], why[2 * 96 + 1];
 	char sql[1024], txs[80] = "NULL", rs[2 * 96 + 8] = "NULL";
-	int n;
 
 	if ((unsigned)status >= LEDGER__MAX)
 		return -1;
 	raw_hex(p->from.b, ADDR_LEN, payer);
 	raw_hex(p->nonce, 32, nonce);
-	if (tx)
-		snprintf(txs, sizeof(txs), "UNHEX('%s')", raw_hex(tx, 32, txh));
-	if (reason && strlen(reason) <= 96 && db_escape(db, reason, strlen(reason), why, sizeof(why)) == 0)
-		snprintf(rs, sizeof(rs), "'%s'", why);
+	if (tx && sql_format(txs, sizeof(txs), "UNHEX('%s')", raw_hex(tx, 32, txh)) < 0)
+		return -1;
+	if (reason && strlen(reason) <= 96 && db_escape(db, reason, strlen(reason), why, sizeof(why)) == 0 &&
+	    sql_format(rs, sizeof(rs), "'%s'", why) < 0)
+		return -1;
 	/* A settled row stays settled: a late failure never downgrades it. */
-	n = snprintf(sql, sizeof(sql), "UPDATE x402_payments SET status = '%s', tx_hash = %s, reason = %s, "
+	if (sql_format(sql, sizeof(sql), "UPDATE x402_payments SET status = '%s', tx_hash = %s, reason = %s, "
 	    "updated_at = UTC_TIMESTAMP(6) WHERE payer = UNHEX('%s') AND auth_nonce = UNHEX('%s')%s",
 	    status_names[status], txs, rs, payer + 2, nonce + 2,
-	    status == LEDGER_SETTLED ? "" : " AND status <> 'settled'");
-	if (n < 0 || (size_t)n >= sizeof(sql))
+	    status == LEDGER_SETTLED ? "" : " AND status <> 'settled'") < 0)
 		return -1;
 	return db_exec(db, sql, false) == DB_OK ? 0 : -1;
 }
@@ -166,10 +162,11 @@ ledger_claim_unknown(struct db *db, const struct x402_payment *p)
 
 	raw_hex(p->from.b, ADDR_LEN, payer);
 	raw_hex(p->nonce, 32, nonce);
-	snprintf(sql, sizeof(sql), "UPDATE x402_payments SET status = 'reserved', reason = 'unknown_retry', "
+	if (sql_format(sql, sizeof(sql), "UPDATE x402_payments SET status = 'reserved', reason = 'unknown_retry', "
 	    "updated_at = UTC_TIMESTAMP(6) WHERE payer = UNHEX('%s') AND auth_nonce = UNHEX('%s') AND "
 	    "((status = 'failed' AND reason = 'settle_unknown') OR (status = 'reserved' AND updated_at < "
-	    "UTC_TIMESTAMP(6) - INTERVAL " LEDGER_ABANDONED_S " SECOND))", payer + 2, nonce + 2);
+	    "UTC_TIMESTAMP(6) - INTERVAL " LEDGER_ABANDONED_S " SECOND))", payer + 2, nonce + 2) < 0)
+		return LEDGER_UNAVAILABLE;
 	if (db_exec(db, sql, false) != DB_OK)
 		return LEDGER_UNAVAILABLE;
 	return mysql_affected_rows(db->my) == 1 ? LEDGER_OK : LEDGER_USED;

@@ -3,11 +3,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <openssl/evp.h>
-
 #include "buf.h"
-#include "hex.h"
 #include "migrate.h"
+#include "sha256.h"
+#include "sqlfmt.h"
 #include "banned.h"
 
 #define MIGRATIONS_MAX 999
@@ -68,16 +67,6 @@ read_file(const char *path, struct buf *b)
 	return rc;
 }
 
-static void
-sha256_hex(const void *data, size_t len, char out[67])
-{
-	unsigned char md[32];
-	unsigned int mdlen = 0;
-
-	EVP_Digest(data, len, md, &mdlen, EVP_sha256(), NULL);
-	hex_encode(md, 32, out);
-}
-
 /* The recorded checksum of version v into out[65], or "" when unapplied. */
 static enum db_rc
 applied_sha(struct db *d, unsigned v, bool have_table, char out[65])
@@ -90,7 +79,8 @@ applied_sha(struct db *d, unsigned v, bool have_table, char out[65])
 	out[0] = '\0';
 	if (!have_table)
 		return DB_OK;
-	snprintf(q, sizeof(q), "SELECT sha256 FROM schema_migrations WHERE version = %u", v);
+	if (sql_format(q, sizeof(q), "SELECT sha256 FROM schema_migrations WHERE version = %u", v) < 0)
+		return DB_ERROR;
 	if ((rc = db_query(d, q, &res)) != DB_OK)
 		return rc;
 	if (res && (row = mysql_fetch_row(res)) != NULL && row[0])
@@ -170,7 +160,11 @@ migrate_run(struct db *d, const char *dir, void (*log)(const char *line), char *
 			applied = -1;
 			goto out;
 		}
-		sha256_hex(sql.p ? sql.p : "", sql.len, sha);
+		if (sha256_hex(sql.p ? sql.p : "", sql.len, sha) < 0) {
+			snprintf(err, cap, "migrate: cannot compute the SHA-256 of %s", path);
+			applied = -1;
+			goto out;
+		}
 		if (applied_sha(d, m[i].version, have != 0, recorded) != DB_OK) {
 			snprintf(err, cap, "migrate: %s", d->err);
 			applied = -1;
@@ -192,8 +186,12 @@ migrate_run(struct db *d, const char *dir, void (*log)(const char *line), char *
 			goto out;
 		}
 		have = 1;
-		snprintf(ins, sizeof(ins), "INSERT INTO schema_migrations (version, name, sha256) "
-		    "VALUES (%u, '%s', '%s')", m[i].version, m[i].name, sha + 2);
+		if (sql_format(ins, sizeof(ins), "INSERT INTO schema_migrations (version, name, sha256) "
+		    "VALUES (%u, '%s', '%s')", m[i].version, m[i].name, sha + 2) < 0) {
+			snprintf(err, cap, "migrate: recording %s: the statement is too long", m[i].name);
+			applied = -1;
+			goto out;
+		}
 		if (db_exec(d, ins, false) != DB_OK) {
 			snprintf(err, cap, "migrate: recording %s failed: %s", m[i].name, d->err);
 			applied = -1;

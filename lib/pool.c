@@ -56,12 +56,11 @@ pool_strndup(struct pool *p, const char *s, size_t n)
 int
 pool_defer(struct pool *p, void (*fn)(void *), void *arg)
 {
-	struct pool_cleanup *c = malloc(sizeof(*c));
+	/* The record counts against the cap like any other allocation. */
+	struct pool_cleanup *c = pool_alloc(p, sizeof(*c));
 
-	if (c == NULL) {
-		fn(arg);
+	if (c == NULL)
 		return -1;
-	}
 	c->fn = fn;
 	c->arg = arg;
 	c->next = p->cleanups;
@@ -77,7 +76,6 @@ pool_release(struct pool *p)
 
 		p->cleanups = c->next;
 		c->fn(c->arg);
-		free(c);
 	}
 	while (p->chunks) {
 		struct pool_chunk *c = p->chunks;

@@ -32,14 +32,6 @@ rpc_release(struct rpc *r)
 	curl_global_cleanup();
 }
 
-static size_t
-on_data(char *p, size_t size, size_t n, void *ud)
-{
-	struct buf *b = ud;
-
-	return buf_add(b, p, size * n) < 0 ? 0 : size * n;
-}
-
 /* Each thread's own connection (rpc_shared), released by rpc_thread_release. */
 static _Thread_local struct rpc thread_node;
 static _Thread_local bool thread_ready;
@@ -91,7 +83,7 @@ post(struct rpc *r, const char *body, json_object **reply)
 	curl_easy_setopt(c, CURLOPT_HTTPHEADER, hdr);
 	curl_easy_setopt(c, CURLOPT_POSTFIELDS, body);
 	curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE, (long)strlen(body));
-	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_data);
+	curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, buf_sink);
 	curl_easy_setopt(c, CURLOPT_WRITEDATA, &b);
 	curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, r->timeout_ms);
 	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, r->timeout_ms < 5000 ? r->timeout_ms : 5000L);

@@ -21,8 +21,9 @@ is "$(printf '%s\n' "$out" | grep -c txHash)" 7 "seven recognitions sent"
 last=$(printf '%s\n' "$out" | jq -s 'map(.blockNumber) | max')
 
 # Confirmations: with 3 required, recognitions in the last 3 blocks wait.
-sleep 1
+# Nothing mines meanwhile, so the indexer stops at head - 3: wait for that.
 head=$(head_block)
+wait_indexed $((head - 3)); ok $? "the checkpoint reaches block $((head - 3)), 3 below the head"
 deep=$(printf '%s\n' "$out" | jq -s --argjson h "$head" 'map(select(.blockNumber <= $h - 3)) | length')
 below=$(sql "SELECT COUNT(*) FROM routed_boons")
 is "$below" "$deep" "only recognitions 3+ blocks below the head ($head) are indexed ($deep of 7)"

@@ -64,7 +64,6 @@ for i in 1 2 3; do is "$(publish $i)" 201 "route context $i published"; done
 R1=${RIDS[0]} R2=${RIDS[1]} R3=${RIDS[2]} R4=${RIDS[3]}
 
 # ---- the baseline: a free discovery snapshot saved by the caller
-sleep 1.2   # past the workers' corpus check interval
 req GET "/api/v1/x402/discovery?q=items"
 is "$status" 200 "free discovery answers"
 BASE=$body
@@ -187,7 +186,6 @@ rb=$(node "$tools/sign-review.mjs" $KEY7 "$chain_id" "$companion" "$R2" "$(jq -r
 	"$(jq -r .logIndex <<<"$rec2")" "$now" "Listed every item of shop 2.")
 is "$(curl -s -o /dev/null -w '%{http_code}' -H 'Content-Type: application/json' --data-binary "$rb" \
 	"$URL/api/v1/x402/reviews")" 201 "a boon_backed review of route 2 is published after the baseline"
-sleep 1.2
 
 # ---- changes: the exact delta, limitations accepted and never returned
 jq -c '{baseline: (. + {limitations: ["Saved by an old client."]} | .candidates[0].limitations = ["old candidate note"]), q: "items"}' \

@@ -44,7 +44,6 @@ first=$(jqr '.candidates[0].routeId'); last=$(jqr '.candidates[-1].routeId')
 send --from-key $KEY8 --route "$first" --endpoint $PAY_A --endpoint-usdc 100 >/dev/null
 send --from-key $KEY8 --route "$last" --endpoint $PAY_A --endpoint-usdc 100 >/dev/null
 wait_indexed "$(head_block)"; ok $? "both routes recognized and indexed"
-sleep 1.2
 req GET "/api/v1/x402/discovery?q=weather&limit=20"
 order0=$(jqr '[.candidates[].routeId] | join(",")')
 unrec=0x$(printf 'cd%.0s' $(seq 32))
@@ -145,20 +144,17 @@ is "$status,$(jqr .error)" "402,payment_already_used" "that authorization buys n
 is "$(balance $PAYER)" 900000 "nothing moved"
 
 # ---- self_reported volume never changes discovery order; boon_backed does
-# (each worker rechecks its discovery corpus at most once a second)
-sleep 1.2
+# (the suite's workers recheck their discovery corpus on every request)
 req GET "/api/v1/x402/discovery?q=weather&limit=20"
 is "$(jqr '[.candidates[].routeId] | join(",")')" "$order0" "two self_reported reviews on one route: discovery order unchanged"
 is "$(jqr '.candidates[0].routeId')" "$first" "the route with self_reported reviews is not moved first"
 rec=$(send --from-key $KEY7 --route "$last" --endpoint $PAY_A --endpoint-usdc 100)
 wait_indexed "$(jq -r .blockNumber <<<"$rec")"
-sleep 1.2
 req GET "/api/v1/x402/discovery?q=weather&limit=20"
 order1=$(jqr '[.candidates[].routeId] | join(",")')
 v1=$(node "$tools/sign-review.mjs" $KEY7 "$chain_id" "$companion" "$last" "$(jq -r .txHash <<<"$rec")" "$(jq -r .logIndex <<<"$rec")" "$now" "Recognized and reviewed: fast forecasts.")
 req POST /api/v1/x402/reviews -H 'Content-Type: application/json' --data-binary "$v1"
 is "$status" 201 "a boon_backed review of the same route"
-sleep 1.2
 req GET "/api/v1/x402/discovery?q=weather&limit=20"
 is "$(jqr '.candidates[0].routeId')" "$last" "boon_backed evidence moves it first"
 ok $([ "$(jqr '[.candidates[].routeId] | join(",")')" != "$order1" ] && echo 0 || echo 1) "so boon_backed changes the order"

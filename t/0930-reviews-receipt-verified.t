@@ -192,7 +192,6 @@ rec=$(node "$tools/pay.mjs" --key $KEY1 --url "$URL/api/v1/x402/routes/$CROUTE")
 is "$(jq -c '.body.route.receiptAuthority | [.status, .signer, .payTo, .sources.signer]' <<<"$rec")" \
 	"[\"available\",\"$ADDR0\",\"0x0000000000000000000000000000000000000001\",\"catalog_offer\"]" \
 	"route record: receiptAuthority pinned from the catalog's signed offer"
-sleep 1.2   # each worker rechecks its discovery corpus at most once a second
 req GET "/api/v1/x402/discovery?limit=20"
 order0=$(jqr '[.candidates[].routeId] | join(",")')
 like "$order0" ".+,${CROUTE}" "discovery lists the catalog route, not first (so a reviews-first order would move it)"
@@ -279,7 +278,6 @@ req POST "$P" -H 'Content-Type: application/json' -H "PAYMENT-SIGNATURE: $(cat "
 is "$status" 200 "the client's late identical retry: 200, the published review, no charge"
 is "$(usdc_now)" "$((before - 10000))" "nothing more moved"
 
-sleep 1.2
 req GET "/api/v1/x402/discovery?limit=20"
 is "$(jqr '[.candidates[].routeId] | join(",")')" "$order0" \
 	"receipt_verified reviews (five more, three on the catalog route) never change discovery order"
@@ -291,7 +289,6 @@ is "$(jqr '[.reviewSummary.receiptVerifiedCount, .reviewSummary.boonBackedCount,
 is "$(jqr '.reviews[0].evidenceKind')" receipt_verified "and lists it with its evidence kind"
 rec=$(node "$tools/pay.mjs" --key $KEY1 --url "$URL/api/v1/x402/routes/$ROUTE/reviews")
 is "$(jq -r "[.body.reviews[].receipt.digest] | index(\"$digest\") != null" <<<"$rec")" true "the paid route reviews read carries the receipt"
-sleep 1.2
 req GET "/api/v1/x402/discovery?q=forecast"
 is "$(jqr "[.candidates[] | select(.routeId == \"$ROUTE\") | .reviews[].evidenceKind] | join(\",\")")" receipt_verified,receipt_verified,receipt_verified,receipt_verified \
 	"discovery shows the review in the receipt_verified lane"

@@ -32,6 +32,7 @@
 #include "endpoint.h"
 #include "migrate.h"
 #include "publication.h"
+#include "sqlfmt.h"
 #include "table.h"
 #include "version.h"
 #include "facilitator.h"
@@ -329,8 +330,11 @@ cmd_catalog_sync(const char *path)
 		fprintf(stderr, "waymark: catalog-sync: database: %s\n", d.err);
 		goto out;
 	}
-	snprintf(q, sizeof(q), "INSERT INTO catalog_syncs (source_url, started_at, status) VALUES "
-	    "('%s', UTC_TIMESTAMP(), 'running')", esc(&d, c.catalog_url, e, sizeof(e)));
+	if (sql_format(q, sizeof(q), "INSERT INTO catalog_syncs (source_url, started_at, status) VALUES "
+	    "('%s', UTC_TIMESTAMP(), 'running')", esc(&d, c.catalog_url, e, sizeof(e))) < 0) {
+		fprintf(stderr, "waymark: catalog-sync: the catalog_url is too long\n");
+		goto out;
+	}
 	if (db_exec(&d, q, false) != DB_OK ||
 	    db_query_u64(&d, "SELECT LAST_INSERT_ID()", &gen, &found) != DB_OK) {
 		fprintf(stderr, "waymark: catalog-sync: database: %s\n", d.err);
@@ -381,15 +385,17 @@ cmd_catalog_sync(const char *path)
 			break;
 	}
 	if (err[0] == '\0') {
-		snprintf(q, sizeof(q), "DELETE FROM catalog_resources WHERE generation < %" PRIu64, gen);
-		if (db_exec(&d, q, false) != DB_OK)
+		if (sql_format(q, sizeof(q), "DELETE FROM catalog_resources WHERE generation < %" PRIu64,
+		    gen) < 0 || db_exec(&d, q, false) != DB_OK)
 			snprintf(err, sizeof(err), "database: %s", d.err);
 	}
-	snprintf(q, sizeof(q), "UPDATE catalog_syncs SET finished_at = UTC_TIMESTAMP(), pages = %u, "
+	if (sql_format(q, sizeof(q), "UPDATE catalog_syncs SET finished_at = UTC_TIMESTAMP(), pages = %u, "
 	    "items_seen = %u, items_stored = %u, items_rejected = %u, status = '%s', error = %s%s%s "
 	    "WHERE generation = %" PRIu64, pages, seen, stored, rejected, err[0] ? "failed" : "complete",
-	    err[0] ? "'" : "NULL", err[0] ? esc(&d, err, e, sizeof(e)) : "", err[0] ? "'" : "", gen);
-	db_exec(&d, q, false);
+	    err[0] ? "'" : "NULL", err[0] ? esc(&d, err, e, sizeof(e)) : "", err[0] ? "'" : "", gen) == 0)
+		db_exec(&d, q, false);
+	else
+		fprintf(stderr, "waymark: catalog-sync: the sync's record could not be finished\n");
 	if (err[0]) {
 		fprintf(stderr, "waymark: catalog-sync failed, earlier listings kept: %s\n", err);
 		goto out;

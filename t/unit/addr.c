@@ -162,5 +162,15 @@ main(void)
 		ok(addr_from_digits("5aaeb6053f3e94c9b9a09f33669435e7ef1beaeg", &d) < 0, "a non-hex digit refused");
 		ok(addr_from_digits(NULL, &d) < 0, "NULL (a SQL NULL column) refused");
 	}
+	{
+		json_object *j = addr_json_new("5aaeb6053f3e94c9b9a09f33669435e7ef1beaed");
+
+		ok(j && json_object_is_type(j, json_type_string) &&
+		    strcmp(json_object_get_string(j), "0x5aAeb6053F3E94C9b9A09f33669435E7Ef1BeAed") == 0,
+		    "addr_json_new: the EIP-55 string of stored digits");
+		json_object_put(j);
+		ok(addr_json_new("5aaeb6053f3e94c9b9a09f33669435e7ef1bea") == NULL && addr_json_new(NULL) == NULL,
+		    "addr_json_new: JSON null for digits that are not an address");
+	}
 	return done_testing();
 }

@@ -1,9 +1,12 @@
-/* The bounded buffer, the request pool and the error table. */
+/* The bounded buffer, the request pool, the error table and error bodies. */
 #include <string.h>
 
 #include "buf.h"
 #include "err.h"
+#include "http.h"
 #include "pool.h"
+#include "sqlfmt.h"
+#include "dbfail.h"
 #include "timefmt.h"
 #include "tap.h"
 #include "banned.h"
@@ -34,22 +37,80 @@ main(void)
 	    "printf past the cap writes nothing");
 	buf_release(&b);
 	ok(strcmp(buf_str(&b), "") == 0, "released buffer reads empty");
+	buf_init(&b, 8);
+	{
+		char data[] = "abcdefghij";
 
-	pool_init(&p, 100);
-	ok(pool_alloc(&p, 60) != NULL, "pool alloc within the cap");
-	ok(pool_alloc(&p, 41) == NULL, "pool alloc past the cap fails");
+		ok(buf_sink(data, 2, 3, &b) == 6 && strcmp(buf_str(&b), "abcdef") == 0,
+		    "buf_sink appends size * n bytes and reports them taken");
+		ok(buf_sink(data, 1, 4, &b) == 0 && b.full && b.len == 6,
+		    "buf_sink past the cap takes nothing and reports 0");
+	}
+	buf_release(&b);
+
+	pool_init(&p, 200);
+	/* Cleanup records count against the cap: these two take some of it. */
+	ok(pool_defer(&p, count_cleanup, NULL) == 0 && pool_defer(&p, count_cleanup, NULL) == 0,
+	    "pool_defer records cleanups");
+	ok(pool_alloc(&p, 200 - p.used) != NULL, "pool alloc up to the cap");
+	ok(pool_alloc(&p, 1) == NULL, "pool alloc past the cap fails");
+	pool_release(&p);
+	ok(cleaned == 2 && p.used == 0, "release runs every cleanup and frees everything");
 	{
 		char *s = pool_strndup(&p, "abcdef", 3);
 
 		ok(s && strcmp(s, "abc") == 0, "pool strndup");
 	}
-	pool_defer(&p, count_cleanup, NULL);
-	pool_defer(&p, count_cleanup, NULL);
 	pool_release(&p);
-	ok(cleaned == 2 && p.used == 0, "release runs every cleanup and frees everything");
-	ok(pool_alloc(&p, 100) != NULL, "a released pool can be used again");
+	ok(pool_alloc(&p, 200) != NULL, "a released pool can be used again");
 	pool_release(&p);
 
+	/* A full pool cannot record a cleanup: nothing runs, the caller keeps arg. */
+	cleaned = 0;
+	pool_init(&p, 64);
+	ok(pool_alloc(&p, 64) != NULL, "pool filled to its cap");
+	ok(pool_defer(&p, count_cleanup, NULL) < 0 && cleaned == 0,
+	    "pool_defer on a full pool fails without running the cleanup");
+	pool_release(&p);
+	ok(cleaned == 0, "a cleanup that was not recorded never runs at release");
+	ok(pool_defer(&p, count_cleanup, NULL) == 0, "a released pool records cleanups again");
+	pool_release(&p);
+	ok(cleaned == 1, "the recorded cleanup ran once");
+
+	{
+		struct resp w;
+		char longmsg[200];
+
+		resp_init(&w);
+		ok(resp_fail(&w, ERR_NOT_FOUND, NULL, NULL) == ERR_NOT_FOUND && w.status == 404,
+		    "resp_fail answers the error's status");
+		resp_release(&w);
+		/* A body cap the fallback fits in, the full error does not. */
+		resp_init(&w);
+		buf_release(&w.body);
+		buf_init(&w.body, 80);
+		memset(longmsg, 'x', sizeof(longmsg) - 1);
+		longmsg[sizeof(longmsg) - 1] = '\0';
+		ok(resp_fail(&w, ERR_NOT_FOUND, NULL, "%s", longmsg) == ERR_NOT_FOUND,
+		    "resp_fail returns its error when the body does not fit");
+		ok(w.status == 500, "the 'response too large' fallback answers 500, not the error's status");
+		ok(strstr(buf_str(&w.body), "response too large") != NULL, "the fallback body is written");
+		resp_release(&w);
+	}
+
+	{
+		char q[16];
+
+		ok(sql_format(q, sizeof(q), "SELECT %d", 42) == 0 && strcmp(q, "SELECT 42") == 0,
+		    "sql_format: a statement that fits");
+		ok(sql_format(q, sizeof(q), "SELECT %s", "1 FROM t WHERE a = 1") < 0 && q[0] == '\0',
+		    "sql_format: a statement cut short fails and leaves no statement behind");
+		ok(sql_format(q, sizeof(q), "%s", "123456789012345") == 0 &&
+		    sql_format(q, sizeof(q), "%s", "1234567890123456") < 0, "sql_format: the NUL counts");
+	}
+	ok(db_err(DB_OK) == ERR_NONE && db_err(DB_UNAVAILABLE) == ERR_DATABASE_UNAVAILABLE &&
+	    db_err(DB_ERROR) == ERR_INTERNAL && db_err(DB_DUPLICATE) == ERR_INTERNAL,
+	    "db_err: an unreachable database is a 503, every other failure a 500");
 	ok(err_info(ERR_NOT_FOUND)->status == 404 && strcmp(err_info(ERR_NOT_FOUND)->code, "not_found") == 0,
 	    "404 row");
 	ok(err_info(ERR__MAX)->status == 500, "out-of-range error maps to 500");

@@ -409,7 +409,7 @@ test_vector_file(void)
 	}
 
 	list = get(root, "published");
-	ok(json_object_array_length(list) >= 9, "published vectors present");
+	ok(json_object_array_length(list) == 9, "9 published vectors to check");
 	for (i = 0; i < json_object_array_length(list); i++) {
 		json_object *v = json_object_array_get_idx(list, i);
 		json_object *td = get(v, "typedData");
