@@ -38,6 +38,8 @@ enum body_kind {
 
 /* Row flags. */
 #define EP_DB         0x1u /* needs the database: 503 when it is unreachable */
+#define EP_DB_TRY     0x20u /* uses the database when it is reachable: r->db is NULL
+                             * otherwise, and the handler answers what it can */
 #define EP_STRICT     0x2u /* body members outside `fields` are rejected */
 #define EP_NO_STORE   0x4u /* Cache-Control: private, no-store */
 #define EP_JSONRPC    0x10u /* a JSON-RPC endpoint: body parse errors are JSON-RPC error
