@@ -48,6 +48,75 @@ is "$(jqr '[.steps[] | "\(.resourceId):\(.payment.required)"] | join(",")')" "mc
 	"both /mcp rows are free"
 is "$(jqr .total.atomic)" 0 "total 0"
 
+# ---- discovery: a route stays a candidate while any description is current
+ROUTE=0x4fa0fcdb54475d7e8c02c5fd1e4ffac0f2b5997975e9be2988a1d5759f8e6af0   # GET https://api.example.com/v1/forecast
+CURL=https://api0.weather.example.com/v2/weather-forecast                  # catalog item 0 (GET)
+CROUTE=0x$(sql "SELECT LOWER(HEX(route_id)) FROM catalog_resources WHERE resource_url = '$CURL'")
+KEY0=0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80   # the endpoint payTo
+KEY9=0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6   # the network payTo
+address_of() { node -e 'const {privateKeyToAccount}=require(process.argv[1]);console.log(privateKeyToAccount(process.argv[2]).address)' \
+	"$viem/accounts/index.js" "$1"; }
+ADDR0=$(address_of $KEY0); ADDR9=$(address_of $KEY9)
+out=$( { send --from-key $KEY7 --route $ROUTE --endpoint "$ADDR0" --endpoint-usdc 10000 --network "$ADDR9" --network-usdc 1000
+	send --from-key $KEY7 --route "$CROUTE" --endpoint "$ADDR0" --endpoint-usdc 10000; } )
+wait_indexed "$(printf '%s\n' "$out" | jq -s 'map(.blockNumber) | max')"
+ok $? "routed recognitions of both routes are indexed"
+# publish KEY URL CREATED EXPIRES INTENT: a route context signed by KEY.
+publish() {
+	jq -cn --arg k "$1" --arg u "$2" --argjson c "$3" --argjson e "$4" --arg i "$5" '{key: $k, note: {version: "1",
+		route: {publicEndpointUrl: $u, method: "GET"}, intent: $i, fit: "Use it for one place at a time.",
+		limits: [], requestSchemaUri: null, documentationUri: null, contextUris: [], createdAt: $c, expiresAt: $e}}' |
+		node "$top/t/tools/gen-route-context.mjs" body > "$http_tmp/ctx"
+	req POST /api/v1/x402/route-contexts -H 'Content-Type: application/json' --data-binary "@$http_tmp/ctx"
+	[ "$status" = 201 ]
+}
+now=$(date +%s); short=$((now + 12))
+publish $KEY0 https://api.example.com/v1/forecast $((now - 600)) $((now + 86400)) "Longlived forecast note."
+ok $? "the endpoint wallet publishes a long-lived context"
+publish $KEY9 https://api.example.com/v1/forecast $((now - 60)) $short "Shortlived forecast note."
+ok $? "the network wallet publishes a newer context that expires in seconds"
+publish $KEY0 $CURL $((now - 60)) $short "Shortlived catalog route note."
+ok $? "a short-lived context of the catalog-listed route"
+cand() { # cand ROUTE: the candidate of discovery?q=forecast for ROUTE (or nothing)
+	req GET "/api/v1/x402/discovery?q=forecast&limit=20"
+	jqr ".candidates[] | select(.routeId == \"$1\")"
+}
+is "$(cand $ROUTE | jq -r .summary)" "Shortlived forecast note. Use it for one place at a time." \
+	"while current, the newest context describes the route"
+like "$(cand "$CROUTE" | jq -r '.matchReasons | join(" ")')" "route context.*catalog" \
+	"the catalog route is described by its context and its listing"
+while [ "$(date +%s)" -le "$short" ]; do sleep 0.5; done
+c=$(cand $ROUTE)
+is "$(jq -r .routeId <<<"$c")" "$ROUTE" "after the newest context expired the route is still a candidate"
+is "$(jq -r .summary <<<"$c")" "Longlived forecast note. Use it for one place at a time." \
+	"described by the older context that is still current (the corpus noticed the expiry by itself)"
+c=$(cand "$CROUTE")
+is "$(jq -r .routeId <<<"$c")" "$CROUTE" "the catalog route stays a candidate after its only context expired"
+is "$(jq -r '.matchReasons | map(select(test("route context"))) | length' <<<"$c")" 0 \
+	"no longer described by the expired context, only by its listing"
+
+# ---- coverage: each source's real state; an error when a needed source is missing
+req GET "/api/v1/x402/discovery?q=forecast"
+is "$(jqr '.coverage | [.routes.available, .reviews.available, .activity.available] | map(tostring) | join(",")')" \
+	true,true,true "all sources available: coverage says so"
+sql "RENAME TABLE reviews TO reviews_away"
+sleep 1.2   # each worker re-checks its sources at most once a second
+req GET "/api/v1/x402/discovery?q=forecast"
+is "$status" 200 "reviews unavailable: a query that needs no reviews still answers"
+is "$(jqr '.coverage | [.routes.available, .reviews.available] | map(tostring) | join(",")')" true,false \
+	"and its coverage says reviews are unavailable"
+req GET "/api/v1/x402/discovery?reviewer=$ADDR0"
+check_error 503 database_unavailable "a reviewer query without the reviews: an error, not an empty result"
+sql "RENAME TABLE reviews_away TO reviews"
+sql "RENAME TABLE route_contexts TO route_contexts_away"
+sleep 1.2
+req GET "/api/v1/x402/discovery?q=forecast"
+check_error 503 database_unavailable "route descriptions unavailable: an error, not an empty result"
+sql "RENAME TABLE route_contexts_away TO route_contexts"
+sleep 1.2
+req GET "/api/v1/x402/discovery?q=forecast"
+is "$status,$(jqr '.coverage.reviews.available')" 200,true "both back: 200 with reviews available"
+
 # ---- /mcp without MariaDB: only the discovery tool fails, as a tool error
 "$top/tools/stack" db-stop
 # Fresh workers (multiwatch replaces each one this test's stack stops), so
