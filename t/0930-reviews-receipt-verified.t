@@ -117,6 +117,9 @@ check400 "$(sign '.text = "two\nlines"')" review.reviewText "multiline text"
 check400 "$(sign ".text = \"$(printf 'x%.0s' $(seq 1001))\"")" review.reviewText "1001-byte text"
 check400 "$(sign '.text = "bell\u0007 here"')" review.reviewText "a control character"
 check400 "$(sign '.text = "bidi \u202e here"')" review.reviewText "a bidirectional override"
+for lb in 0085 2028 2029; do # NEL, LINE and PARAGRAPH SEPARATOR
+	check400 "$(sign ".text = \"one\\u${lb}two\"")" review.reviewText "a line break U+$lb"
+done
 check400 "$(sign '.receiptDigest = "0x'"$(printf '12%.0s' $(seq 32))"'"')" review.receiptDigest "a receiptDigest that is not the receipt's"
 refused "$(sign '.routeId = "'$ROUTE2'"')" 409 receipt_authority_not_observed review.routeId "a recognized route without receipt authority"
 check400 "$(sign '.routeId = "0x'"$(printf 'cd%.0s' $(seq 32))"'"')" review.routeId "an unrecognized route"
