@@ -46,6 +46,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "brand.h"
 #include "buf.h"
 #include "config.h"
 #include "db.h"
@@ -414,7 +415,7 @@ load_reviews(struct db *db, const struct config *cfg, struct corpus *k)
 		k->e[i].reviews = NULL;
 	}
 	snprintf(q, sizeof(q), "SELECT route_id, COUNT(*), COUNT(DISTINCT reviewer) FROM reviews "
-	    "WHERE chain_id = %" PRIu64 " AND lane = 'boon_backed' GROUP BY route_id", k->chain_id);
+	    "WHERE chain_id = %" PRIu64 " AND lane = '" BRAND_LANE "' GROUP BY route_id", k->chain_id);
 	if ((rc = load_counts(db, k, q, offsetof(struct cand, boon_reviews),
 	    offsetof(struct cand, boon_reviewers))) != DB_OK)
 		return rc;
@@ -674,7 +675,7 @@ match_reasons(const struct cand *c, const uint32_t *matched, const struct terms 
 
 	if (tm->n == 0)
 		json_object_array_add(a, json_object_new_string(
-		    "No query terms were given: every described route qualifies; ordered by boon_backed "
+		    "No query terms were given: every described route qualifies; ordered by " BRAND_LANE " "
 		    "review evidence, then route ID."));
 	for (int f = 0; matched && f < F__MAX; f++) {
 		size_t off;

@@ -4,6 +4,7 @@
  * the cost preview and the route listing are generated from these rows.
  * Add a row when its feature lands; no row answers with a stub.
  */
+#include "brand.h"
 #include "drafts.h"
 #include "reports.h"
 #include "table.h"
@@ -196,10 +197,10 @@ const struct endpoint endpoints[] = {
 	{ .id = "x402.discovery", .method = HM_GET, .pattern = "/api/v1/x402/discovery",
 	    .handler = h_discovery_get, .auth = AUTH_NONE, .flags = EP_DB, .fields = discovery_fields,
 	    .summary = "free discovery snapshot: candidates with dated evidence and a handoff" },
-	{ .id = "x402.reviews.boon_backed", .method = HM_POST, .pattern = "/api/v1/x402/reviews",
+	{ .id = "x402.reviews." BRAND_LANE, .method = HM_POST, .pattern = "/api/v1/x402/reviews",
 	    .handler = h_review_v1_post, .auth = AUTH_NONE, .body = BODY_JSON, .body_max = 16 * 1024,
 	    .flags = EP_DB | EP_STRICT, .fields = review_v1_fields,
-	    .summary = "publish a boon_backed (V1) review signed by the recognition's tipper" },
+	    .summary = "publish a " BRAND_LANE " (V1) review signed by the recognition's tipper" },
 	{ .id = "x402.reviews.self_reported", .method = HM_POST,
 	    .pattern = "/api/v1/x402/reviews/self-reported", .handler = h_review_v3_post,
 	    .prepay = h_review_v3_prepay, .auth = AUTH_PAID, .price_usdc = "0.05", .body = BODY_JSON,
@@ -272,7 +273,8 @@ const struct endpoint endpoints[] = {
 	    .handler = h_reviewer_reviews_get, .auth = AUTH_PAID, .price_usdc = "0.01",
 	    .flags = EP_DB | EP_NO_STORE, .fields = reviewer_reviews_fields,
 	    .summary = "paid: the routes one wallet reviewed, newest first, paged" },
-	{ .id = "x402.routed_boons", .method = HM_GET, .pattern = "/api/v1/x402/routed-boons",
+	{ .id = "x402.routed_" BRAND_LOWER "s", .method = HM_GET,
+	    .pattern = "/api/v1/x402/routed-" BRAND_LOWER "s",
 	    .handler = h_routed_boons_get, .auth = AUTH_PAID, .price_usdc = "0.01",
 	    .flags = EP_DB | EP_NO_STORE, .fields = routed_boons_fields, .check = h_routed_boons_check,
 	    .summary = "paid (legacy): routed recognitions keyed by routeId or txHash" },

@@ -117,6 +117,18 @@ sleep 1.2
 req GET "/api/v1/x402/discovery?q=forecast"
 is "$status,$(jqr '.coverage.reviews.available')" 200,true "both back: 200 with reviews available"
 
+# ---- the brand word: only lib/brand.h spells it; the wire names derive from it
+upper=$(sed -n 's/^#define BRAND_UPPER "\([^"]*\)".*/\1/p' "$top/lib/brand.h")
+lint=$("$top/tools/lint" 2>&1)
+is "$?,$(grep -c 'brand word' <<<"$lint")" 0,0 "tools/lint: no brand-word literal outside lib/brand.h"
+req GET /api/v1/x402/economics
+is "$(jqr '.. | objects | select(has("symbol")) | .symbol' | sort -u | grep -c "^$upper$")" 1 \
+	"the token symbol comes from brand.h ($upper)"
+req POST /api/v1/workflows/cost-preview -H 'Content-Type: application/json' \
+	--data-binary "{\"requests\":[{\"method\":\"POST\",\"path\":\"/api/v1/x402/reviews\"},{\"method\":\"GET\",\"path\":\"/api/v1/x402/routed-${brand}s?routeId=$ROUTE\"}]}"
+is "$(jqr '[.steps[].resourceId] | join(",")')" "x402.reviews.${brand}_backed,x402.routed_${brand}s" \
+	"resource ids built from the brand word"
+
 # ---- /mcp without MariaDB: only the discovery tool fails, as a tool error
 "$top/tools/stack" db-stop
 # Fresh workers (multiwatch replaces each one this test's stack stops), so
