@@ -117,6 +117,45 @@ sleep 1.2
 req GET "/api/v1/x402/discovery?q=forecast"
 is "$status,$(jqr '.coverage.reviews.available')" 200,true "both back: 200 with reviews available"
 
+# ---- requests nginx refuses by itself: the JSON error shape too
+host=${WAYMARK_LISTEN%:*}; port=${WAYMARK_LISTEN##*:}
+# raw REQUEST: send bytes as they are; sets $status, $body and $headers.
+raw() {
+	exec 3<>"/dev/tcp/$host/$port"
+	printf '%b' "$1" >&3
+	timeout 5 cat <&3 | tr -d '\r' > "$http_tmp/raw"
+	exec 3<&-
+	status=$(head -n1 "$http_tmp/raw" | cut -d' ' -f2)
+	headers=$(sed '/^$/q' "$http_tmp/raw")
+	body=$(sed '1,/^$/d' "$http_tmp/raw")
+}
+json_error() { # json_error STATUS CODE DESCRIPTION
+	is "$status,$(header content-type),$(jqr .error)" "$1,application/json,$2" "$3: $1 JSON $2"
+	like "$(jqr .message)" '^.{10,}$' "$3: with a message"
+}
+req GET '/api/v1/x402/discovery%00' --path-as-is
+json_error 400 invalid_request "%00 in the path"
+req GET '/api/v1/x402/routes/%00/reviews' --path-as-is
+json_error 400 invalid_request "%00 in a path parameter"
+req GET '/../etc/passwd' --path-as-is
+json_error 400 invalid_request "a path above the root"
+raw 'GARBAGE\r\n\r\n'
+json_error 400 invalid_request "a request line that is not HTTP"
+raw 'GET /health HTTP/1.1\r\nHost: x\r\nNo colon here\r\n\r\n'
+json_error 400 invalid_request "a header line without a colon"
+raw 'GET /health HTTP/1.1\r\n\r\n'
+json_error 400 invalid_request "HTTP/1.1 without Host"
+raw 'GET /health HTTP/9.1\r\nHost: x\r\n\r\n'
+json_error 505 http_version_not_supported "HTTP/9.1"
+raw 'POST /mcp HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: gzip\r\n\r\n'
+json_error 501 not_implemented "an unknown transfer encoding"
+req GET "/health?$(head -c 40000 /dev/zero | tr '\0' a)"
+json_error 414 uri_too_long "a 40 KB request line"
+req GET /health -H "X-Big: $(head -c 40000 /dev/zero | tr '\0' a)"
+json_error 431 headers_too_large "a 40 KB header"
+req GET /.waymark-error/400
+json_error 404 not_found "the error pages are internal"
+
 # ---- the brand word: only lib/brand.h spells it; the wire names derive from it
 upper=$(sed -n 's/^#define BRAND_UPPER "\([^"]*\)".*/\1/p' "$top/lib/brand.h")
 lint=$("$top/tools/lint" 2>&1)
