@@ -299,10 +299,11 @@ gate_checks(const struct gate *g, struct req *r, struct resp *w)
 		return pay_run(g, r, w);
 	if (ep->auth != AUTH_NONE)
 		return resp_fail(w, ERR_INTERNAL, NULL, "This endpoint's authentication is not available.");
-	if (ep->flags & EP_DB) {
-		if (db_connect(g->db) != DB_OK)
+	if (ep->flags & (EP_DB | EP_DB_TRY)) {
+		if (db_connect(g->db) == DB_OK)
+			r->db = g->db;
+		else if (ep->flags & EP_DB)
 			return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
-		r->db = g->db;
 	}
 	return ep->handler(r, w);
 }

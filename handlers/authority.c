@@ -1,10 +1,8 @@
 /*
  * authority.c: a route's receipt authority pins (see authority.h).
  */
-#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
-#include <time.h>
 
 #include "authority.h"
 #include "sqlfmt.h"
@@ -33,20 +31,6 @@ authority_load(struct db *db, const struct config *cfg, const char *rid, struct 
 	if (b[0] && addr_parse(b, strlen(b), &out->pay_to) == 0 && !addr_is_zero(&out->pay_to)) {
 		out->has_pay_to = true;
 		out->pay_to_source = "catalog_challenge";
-	}
-	/* 2. A current route context of a funded endpoint wallet, signed as payTo. */
-	if (sql_format(q, sizeof(q), "SELECT LOWER(HEX(publisher)), '' FROM route_contexts WHERE chain_id = %"
-	    PRIu64 " AND route_id = X'%s' AND FIND_IN_SET('endpoint', participant_roles) AND "
-	    "publisher = pay_to AND note_expires_at > %lld ORDER BY published_at, publisher LIMIT 1",
-	    cfg->chain_id, rid, (long long)time(NULL)) < 0)
-		return DB_ERROR;
-	if ((rc = db_query_pair(db, q, a, b, sizeof(a))) != DB_OK)
-		return rc;
-	if (addr_from_digits(a, &out->signer) == 0 && !addr_is_zero(&out->signer) && (!out->has_pay_to ||
-	    addr_eq(&out->signer, &out->pay_to))) {
-		out->has_signer = out->has_pay_to = true;
-		out->pay_to = out->signer;
-		out->signer_source = out->pay_to_source = "route_context_offer";
 	}
 	return DB_OK;
 }

@@ -2,20 +2,19 @@
  * authority.h: a route's receipt authority (docs/PROTOCOL.md, Receipt
  * authority): which key signs the route's official x402 receipts (signer) and which
  * wallet its payments go to (payTo), pinned from evidence this service has
- * already seen, never fetched from the endpoint. The pins, in order:
+ * already seen, never fetched from the endpoint. Only an observed official
+ * x402 offer-receipt extension pins the signer:
  *
  *   1. catalog_offer: the x402 network catalog listed the route's resource
  *      with a challenge that carried a signed offer of the offer-receipt
  *      extension (lib/catalog): signer = the offer's recovered signer,
  *      payTo = the offer's payTo, which equals the challenge's payTo.
- *   2. route_context_offer: a wallet that is the funded endpoint payTo of
- *      one of the route's routed recognitions published a current route
- *      context, whose offer the same wallet signed as its payTo: signer =
- *      payTo = that wallet (x402's simplest authorization, signer ==
- *      payTo). The earliest such publication wins. It does not pin when a
- *      catalog challenge names another payTo.
- *   3. catalog_challenge: a catalog challenge without a signed offer gives
+ *   2. catalog_challenge: a catalog challenge without a signed offer gives
  *      payTo only.
+ *
+ * A route context's offer (a route note signed by a participant, even by
+ * the endpoint's payTo) is this service's own publication format, not the
+ * offer-receipt extension, and pins nothing.
  *
  * status is "available" when both a signer and a payTo are pinned, else
  * "not_observed" (no official receipt evidence), and receipt_verified
@@ -39,8 +38,8 @@
 struct authority {
 	bool has_signer, has_pay_to;
 	struct addr signer, pay_to;
-	const char *signer_source;     /* static: "catalog_offer", "route_context_offer" or NULL */
-	const char *pay_to_source;     /* static: the same, or "catalog_challenge", or NULL */
+	const char *signer_source;     /* static: "catalog_offer" or NULL */
+	const char *pay_to_source;     /* static: "catalog_offer", "catalog_challenge" or NULL */
 };
 
 /* The pins of the route whose ID is rid (64 lowercase hex digits, no 0x). */

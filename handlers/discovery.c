@@ -18,13 +18,26 @@
  * source as sourceUrl); with `reviewer`, only routes that wallet reviewed
  * remain and its reviews come first.
  *
+ * A route is a candidate while any of its descriptions is current: the
+ * newest unexpired context describes it, else a catalog listing does.
+ *
  * Each worker process keeps the described routes in memory (the corpus: verified
  * routes, their text in a word-prefix index, usage and prices), so a
- * request touches no table. At most every discovery_check_ms a cheap
- * fingerprint query tells whether contexts or the catalog changed (full
- * reload) or only the recognition index moved (usage reload); when that
- * query fails the corpus is dropped and the answer is 503. Terms match
- * word prefixes ("weath" finds "weather"), case-insensitively for ASCII.
+ * request touches no table. At most every discovery_check_ms cheap
+ * fingerprint queries tell whether contexts or the catalog changed (full
+ * reload), or only the recognition index or the reviews moved; the first
+ * request after the earliest expiry of a loaded context reloads at once,
+ * so an expired description is never served and an older current one
+ * takes its place. Terms match word prefixes ("weath" finds "weather"),
+ * case-insensitively for ASCII.
+ *
+ * Coverage: each source has its own state. routes (contexts and catalog)
+ * are needed by every query: when they cannot be read the corpus is
+ * dropped and the answer is 503. reviews are needed by a query with
+ * `reviewer`: 503 then; without it the snapshot says reviews unavailable.
+ * activity (the recognition index) is available once the indexer has a
+ * checkpoint and its aggregates can be read. An unavailable source is
+ * never shown as an empty success.
  */
 #include <ctype.h>
 #include <inttypes.h>
@@ -35,6 +48,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "brand.h"
 #include "buf.h"
 #include "config.h"
 #include "db.h"
@@ -81,8 +95,10 @@ struct corpus {
 	char desc_fp[256];          /* contexts and catalog fingerprint */
 	char usage_fp[64];          /* indexer checkpoint */
 	char reviews_fp[64];        /* review count and newest id */
+	long long next_expiry;      /* earliest expiresAt of a loaded context; 0: none */
 	uint32_t *order;            /* entries by review evidence, then route ID (no-q order) */
-	bool activity;              /* the recognition index exists */
+	bool activity;              /* the recognition index exists and its aggregates load */
+	bool reviews_ok;            /* the reviews loaded */
 	struct cand *e;             /* sorted by route ID */
 	size_t n;
 	struct wordindex wi;
@@ -413,7 +429,7 @@ load_reviews(struct db *db, const struct config *cfg, struct corpus *k)
 		k->e[i].reviews = NULL;
 	}
 	if (sql_format(q, sizeof(q), "SELECT route_id, COUNT(*), COUNT(DISTINCT reviewer) FROM reviews "
-	    "WHERE chain_id = %" PRIu64 " AND lane = 'boon_backed' GROUP BY route_id", k->chain_id) < 0)
+	    "WHERE chain_id = %" PRIu64 " AND lane = '" BRAND_LANE "' GROUP BY route_id", k->chain_id) < 0)
 		return DB_ERROR;
 	if ((rc = load_counts(db, k, q, offsetof(struct cand, boon_reviews),
 	    offsetof(struct cand, boon_reviewers))) != DB_OK)
@@ -443,23 +459,43 @@ load_reviews(struct db *db, const struct config *cfg, struct corpus *k)
 	}
 	if (res)
 		mysql_free_result(res);
-	if (rc != DB_OK)
-		return rc;
+	return rc;
+}
+
+/* Forget every review of the corpus (the reviews source is unavailable). */
+static void
+reviews_clear(struct corpus *k)
+{
+	for (size_t i = 0; i < k->n; i++) {
+		json_object_put(k->e[i].reviews);
+		k->e[i].reviews = NULL;
+		k->e[i].boon_reviews = k->e[i].boon_reviewers = 0;
+	}
+}
+
+/* The no-q order of the entries (by review evidence, then route ID). */
+static int
+corpus_order(struct corpus *k)
+{
 	free(k->order);
 	k->order = calloc(k->n + 1, sizeof(*k->order));
 	if (k->order == NULL)
-		return DB_ERROR;
+		return -1;
 	for (size_t i = 0; i < k->n; i++)
 		k->order[i] = (uint32_t)i;
 	order_entries = k->e;
 	if (k->n > 0)
 		qsort(k->order, k->n, sizeof(*k->order), order_cmp);
-	return DB_OK;
+	return 0;
 }
 
-/* Load every described route, verify it and index its text. */
+/*
+ * Load every current description (contexts unexpired at now, catalog
+ * listings), verify each route and index its text; k->next_expiry is the
+ * earliest expiry among the loaded contexts.
+ */
 static enum db_rc
-load_corpus(struct db *db, const struct config *cfg, struct corpus *k)
+load_corpus(struct db *db, struct corpus *k, long long now)
 {
 	char q[1024];
 	struct cand *c = NULL;
@@ -470,7 +506,7 @@ load_corpus(struct db *db, const struct config *cfg, struct corpus *k)
 	    "CONCAT(method, ' ', SUBSTRING(public_endpoint_url, 9)), CONCAT(intent, ' ', fit), "
 	    "CONCAT_WS(' ', intent, fit, limits_text), DATE_FORMAT(published_at, '%%Y-%%m-%%dT%%H:%%i:%%sZ'), "
 	    "note_created_at, note_expires_at FROM route_contexts WHERE chain_id = %" PRIu64
-	    " AND note_expires_at > UNIX_TIMESTAMP()", k->chain_id) < 0)
+	    " AND note_expires_at > %lld", k->chain_id, now) < 0)
 		return DB_ERROR;
 	rc = load_rows(db, q, true, &c, &n, &cap);
 	if (rc == DB_OK)
@@ -483,6 +519,10 @@ load_corpus(struct db *db, const struct config *cfg, struct corpus *k)
 		free(c);
 		return rc;
 	}
+	k->next_expiry = 0;
+	for (size_t i = 0; i < n; i++)
+		if (c[i].from_context && (k->next_expiry == 0 || c[i].expires < k->next_expiry))
+			k->next_expiry = c[i].expires;
 	n = merge(c, n);
 	for (size_t i = 0; i < n; i++) {
 		if (verified(&c[i]))
@@ -507,63 +547,96 @@ load_corpus(struct db *db, const struct config *cfg, struct corpus *k)
 			    strlen(text[f])) < 0)
 				return DB_ERROR;
 	}
-	if (wordindex_build(&k->wi) < 0 || load_usage(db, k) != DB_OK)
-		return DB_ERROR;
-	return load_reviews(db, cfg, k);
+	return wordindex_build(&k->wi) < 0 ? DB_ERROR : DB_OK;
+}
+
+/* One fingerprint query's single value into out[cap]; "" when NULL. */
+static enum db_rc
+fingerprint(struct db *db, const char *q, char *out, size_t cap)
+{
+	MYSQL_RES *res = NULL;
+	MYSQL_ROW row;
+	enum db_rc rc = db_query(db, q, &res);
+
+	out[0] = '\0';
+	if (rc == DB_OK && res && (row = mysql_fetch_row(res)) != NULL)
+		snprintf(out, cap, "%s", row[0] ? row[0] : "");
+	else if (rc == DB_OK)
+		rc = DB_ERROR;
+	if (res)
+		mysql_free_result(res);
+	return rc;
 }
 
 /*
- * Make the corpus current: at most every discovery_check_ms, compare the
- * fingerprints and reload what changed. Any failure drops the corpus.
+ * Make the corpus current: at most every discovery_check_ms (at once when
+ * a loaded context has expired), compare each source's fingerprint and
+ * reload what changed. The routes failing drops the corpus (DB_ERROR); the
+ * reviews or the recognition index failing only marks that source
+ * unavailable.
  */
 static enum db_rc
 corpus_refresh(struct req *r)
 {
 	struct corpus *k = &corpus;
-	uint64_t now = now_ms();
-	char q[1024], desc[256] = "", usage[64] = "", reviews[64] = "";
-	MYSQL_RES *res = NULL;
-	MYSQL_ROW row;
+	uint64_t now = now_ms(), chain = r->cfg->chain_id;
+	long long wall = (long long)time(NULL);
+	char q[512], desc[256], usage[64], reviews[64];
+	bool expired = k->loaded && k->next_expiry != 0 && wall >= k->next_expiry;
+	bool reload, reorder;
 	enum db_rc rc;
 
-	if (k->loaded && k->chain_id == r->cfg->chain_id && now - k->checked_ms < r->cfg->discovery_check_ms)
+	if (k->loaded && k->chain_id == chain && !expired && now - k->checked_ms < r->cfg->discovery_check_ms)
 		return DB_OK;
 	if (sql_format(q, sizeof(q), "SELECT CONCAT_WS(':', (SELECT COUNT(*) FROM route_contexts WHERE "
 	    "chain_id = %" PRIu64 "), (SELECT IFNULL(MAX(published_at), '') FROM route_contexts WHERE "
 	    "chain_id = %" PRIu64 "), (SELECT COUNT(*) FROM catalog_resources), (SELECT "
-	    "IFNULL(MAX(generation), 0) FROM catalog_resources)), (SELECT IFNULL(MAX(block_number), "
-	    "'none') FROM indexer_checkpoints WHERE chain_id = %" PRIu64 "), (SELECT CONCAT(COUNT(*), "
-	    "':', IFNULL(MAX(id), 0)) FROM reviews WHERE chain_id = %" PRIu64 ")", r->cfg->chain_id,
-	    r->cfg->chain_id, r->cfg->chain_id, r->cfg->chain_id) < 0)
+	    "IFNULL(MAX(generation), 0) FROM catalog_resources))", chain, chain) < 0)
 		return DB_ERROR;
-	rc = db_query(r->db, q, &res);
-	if (rc == DB_OK && res && (row = mysql_fetch_row(res)) != NULL) {
-		snprintf(desc, sizeof(desc), "%s", row[0] ? row[0] : "");
-		snprintf(usage, sizeof(usage), "%s", row[1] ? row[1] : "none");
-		snprintf(reviews, sizeof(reviews), "%s", row[2] ? row[2] : "");
-	} else if (rc == DB_OK) {
-		rc = DB_ERROR;
-	}
-	if (res)
-		mysql_free_result(res);
-	if (rc == DB_OK && (!k->loaded || k->chain_id != r->cfg->chain_id ||
-	    strcmp(desc, k->desc_fp) != 0)) {
-		corpus_clear(k);
-		k->chain_id = r->cfg->chain_id;
-		rc = load_corpus(r->db, r->cfg, k);
-	} else if (rc == DB_OK) {
-		if (strcmp(usage, k->usage_fp) != 0)
-			rc = load_usage(r->db, k);
-		if (rc == DB_OK && strcmp(reviews, k->reviews_fp) != 0)
-			rc = load_reviews(r->db, r->cfg, k);
-	}
-	if (rc != DB_OK) {
+	if ((rc = fingerprint(r->db, q, desc, sizeof(desc))) != DB_OK) {
 		corpus_clear(k);
 		return rc;
 	}
+	reload = !k->loaded || k->chain_id != chain || expired || strcmp(desc, k->desc_fp) != 0;
+	reorder = reload;
+	if (reload) {
+		corpus_clear(k);
+		k->chain_id = chain;
+		if ((rc = load_corpus(r->db, k, wall)) != DB_OK) {
+			corpus_clear(k);
+			return rc;
+		}
+	}
+	if (sql_format(q, sizeof(q), "SELECT IFNULL(MAX(block_number), 'none') FROM indexer_checkpoints "
+	    "WHERE chain_id = %" PRIu64, chain) < 0 || fingerprint(r->db, q, usage, sizeof(usage)) != DB_OK)
+		snprintf(usage, sizeof(usage), "failed");
+	if (strcmp(usage, "failed") == 0 || strcmp(usage, "none") == 0) {
+		k->activity = false;
+	} else if (reload || !k->activity || strcmp(usage, k->usage_fp) != 0) {
+		k->activity = load_usage(r->db, k) == DB_OK;
+		if (!k->activity)
+			snprintf(usage, sizeof(usage), "failed");
+	}
+	if (sql_format(q, sizeof(q), "SELECT CONCAT(COUNT(*), ':', IFNULL(MAX(id), 0)) FROM reviews WHERE "
+	    "chain_id = %" PRIu64, chain) < 0 || fingerprint(r->db, q, reviews, sizeof(reviews)) != DB_OK) {
+		reorder = reorder || k->reviews_ok;
+		k->reviews_ok = false;
+		reviews[0] = '\0';
+		reviews_clear(k);
+	} else if (reload || !k->reviews_ok || strcmp(reviews, k->reviews_fp) != 0) {
+		reorder = true;
+		k->reviews_ok = load_reviews(r->db, r->cfg, k) == DB_OK;
+		if (!k->reviews_ok) {
+			reviews[0] = '\0';
+			reviews_clear(k);
+		}
+	}
+	if (reorder && corpus_order(k) < 0) {
+		corpus_clear(k);
+		return DB_ERROR;
+	}
 	k->loaded = true;
 	k->checked_ms = now;
-	k->activity = strcmp(usage, "none") != 0;
 	memcpy(k->desc_fp, desc, sizeof(desc));
 	memcpy(k->usage_fp, usage, sizeof(usage));
 	memcpy(k->reviews_fp, reviews, sizeof(reviews));
@@ -618,7 +691,7 @@ match_reasons(const struct cand *c, const uint32_t *matched, const struct terms 
 
 	if (tm->n == 0)
 		json_object_array_add(a, json_object_new_string(
-		    "No query terms were given: every described route qualifies; ordered by boon_backed "
+		    "No query terms were given: every described route qualifies; ordered by " BRAND_LANE " "
 		    "review evidence, then route ID."));
 	for (int f = 0; matched && f < F__MAX; f++) {
 		size_t off;
@@ -825,14 +898,18 @@ snapshot_locked(struct req *r, struct resp *w, const char *q, uint64_t limit,
 	struct mine *mine = NULL;
 	size_t nh = 0, nmine = 0;
 	char rhex[ADDR_TEXT_LEN + 1] = "";
-	long long now = (long long)time(NULL);
 	char stamp[32];
 	json_object *o, *query, *arr;
 
 	*out = NULL;
 	if (corpus_refresh(r) != DB_OK)
 		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL,
-		    "Discovery cannot answer while the database is unavailable; this is not an empty result.");
+		    "Discovery cannot answer while its route descriptions are unavailable; this is not "
+		    "an empty result.");
+	if (reviewer && !k->reviews_ok)
+		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL,
+		    "Discovery by reviewer cannot answer while the reviews are unavailable; this is not "
+		    "an empty result.");
 	wordindex_words(q, strlen(q), add_term, &tm);
 	if (reviewer) {
 		addr_format_lower(reviewer, rhex);
@@ -848,7 +925,7 @@ snapshot_locked(struct req *r, struct resp *w, const char *q, uint64_t limit,
 			const struct cand *c = &k->e[k->order[i]];
 			const struct mine *m = reviewer ? find_mine(mine, nmine, c) : NULL;
 
-			if ((c->expires == 0 || c->expires > now) && (!reviewer || m))
+			if (!reviewer || m)
 				json_object_array_add(arr, candidate_json(r->cfg, c, NULL, &tm, m, rhex));
 		}
 	} else {
@@ -869,8 +946,6 @@ snapshot_locked(struct req *r, struct resp *w, const char *q, uint64_t limit,
 			struct hit h = { .doc = d, .relevance = k->rel[d] };
 			size_t pos;
 
-			if (k->e[d].expires != 0 && k->e[d].expires <= now)
-				continue;
 			if (reviewer && find_mine(mine, nmine, &k->e[d]) == NULL)
 				continue;
 			if (nh == limit && hit_rank(&h, &hits[nh - 1]) >= 0)
@@ -910,7 +985,7 @@ snapshot_locked(struct req *r, struct resp *w, const char *q, uint64_t limit,
 	}
 	json_object_object_add(o, "query", query);
 	json_object_object_add(o, "candidates", arr);
-	json_object_object_add(o, "coverage", coverage(true, true, k->activity));
+	json_object_object_add(o, "coverage", coverage(true, k->reviews_ok, k->activity));
 	*out = o;
 	return ERR_NONE;
 }

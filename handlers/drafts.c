@@ -14,6 +14,7 @@
 
 #include "drafts.h"
 #include "hex.h"
+#include "review.h"
 #include "table.h"
 #include "utf8.h"
 #include "banned.h"
@@ -98,22 +99,9 @@ is_forbidden(uint32_t c)
 bool
 draft_text_ok(const char *s, size_t len)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	uint32_t c = 0, first = 0;
-	size_t i = 0;
+	char why[160];
 
-	if (s == NULL || len == 0 || len > DRAFT_TEXT_MAX)
-		return false;
-	while (i < len) {
-		int k = utf8_decode(p + i, len - i, &c);
-
-		if (k < 0 || is_forbidden(c) || c == 0x2028 || c == 0x2029)
-			return false;
-		if (i == 0)
-			first = c;
-		i += (size_t)k;
-	}
-	return !is_space(first) && !is_space(c);
+	return s != NULL && len <= DRAFT_TEXT_MAX && review_text_check(s, len, why, sizeof(why)) == 0;
 }
 
 enum draft_err

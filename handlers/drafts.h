@@ -80,10 +80,8 @@ extern const char *const draft_check_names[DRAFT_CHECK__MAX + 1];
 const char *draft_err_field(enum draft_err e);
 
 /*
- * True when s[0..len) passes the review text rules: non-empty, at most
- * DRAFT_TEXT_MAX bytes, well-formed UTF-8, equal to its own trim, and free
- * of U+0000..U+001F, U+007F..U+009F, U+202A..U+202E, U+2066..U+2069; and,
- * for "one paragraph", free of U+2028 and U+2029.
+ * True when s[0..len) passes the review text rules of every review lane
+ * (review_text_check, lib/review.h) and is at most DRAFT_TEXT_MAX bytes.
  */
 bool draft_text_ok(const char *s, size_t len);
 

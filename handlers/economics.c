@@ -11,6 +11,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "brand.h"
 #include "decimal.h"
 #include "economics.h"
 #include "table.h"
@@ -126,7 +127,7 @@ burn(const struct config *cfg)
 		snprintf(atomic, sizeof(atomic), "?");
 	if (addr_parse(ECONOMICS_BURN_SINK, strlen(ECONOMICS_BURN_SINK), &sink) < 0)
 		memset(&sink, 0, sizeof(sink));
-	json_object_object_add(o, "token", token("BOON", &cfg->boon_address, BOON_DECIMALS));
+	json_object_object_add(o, "token", token(BRAND_UPPER, &cfg->boon_address, BOON_DECIMALS));
 	json_object_object_add(o, "amount", json_object_new_string(ECONOMICS_BURN_BOON));
 	json_object_object_add(o, "atomic", json_object_new_string(atomic));
 	json_object_object_add(o, "to", address(&sink));

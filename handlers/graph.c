@@ -43,6 +43,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "brand.h"
 #include "buf.h"
 #include "dbfail.h"
 #include "hex.h"
@@ -205,7 +206,7 @@ graph_recognized(struct graph *g, uint64_t max)
 		    wallet_note(g, row[8], ROLE_NETWORK_PAY_TO, pay, sizeof(pay), a) ?
 		    json_object_new_string(a) : NULL);
 		json_object_object_add(e, "networkGratuityUsdc", json_object_new_string(row[9]));
-		json_object_object_add(e, "boonBurned", json_object_new_string(row[10]));
+		json_object_object_add(e, BRAND_LOWER "Burned", json_object_new_string(row[10]));
 		json_object_array_add(g->edges, e);
 		shown++;
 	}

@@ -4,9 +4,14 @@
  * so the tests can drive it without FastCGI.
  *
  * Transport: stateless Streamable HTTP, JSON replies only (no SSE, no
- * Mcp-Session-Id). GET and DELETE /mcp are not rows of the dispatch
- * table, so the gatekeeper answers them 405 with Allow: POST, the only
- * status the official TypeScript client accepts for its GET probe.
+ * Mcp-Session-Id). A GET whose Accept names text/event-stream (the
+ * official TypeScript client's stream probe) answers 405, the only status
+ * that client accepts for it; a plain GET answers the JSON description of
+ * the tool surface. DELETE is not a row, so the gatekeeper answers 405.
+ *
+ * Database: the row is flagged EP_DB_TRY. initialize, ping, tools/list and
+ * the tools other than discovery work without MariaDB; the discovery tool
+ * then answers a tool error (isError) naming database_unavailable.
  *
  * Versions: initialize echoes a supported protocolVersion and answers
  * MCP_PROTOCOL_LATEST to anything else. A request other than initialize
@@ -76,6 +81,12 @@ json_object *mcp_input_schema(const struct field *f);
 
 /* The "tools" array of a tools/list result. */
 json_object *mcp_tools_json(void);
+
+/*
+ * The answer to a plain GET /mcp: {version, name, serverVersion,
+ * transport, tools (as tools/list), actions (each false), interpretation}.
+ */
+json_object *mcp_describe_json(void);
 
 /*
  * Answer one parsed POST body (r->cfg set; r->db connected for the

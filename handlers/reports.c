@@ -143,7 +143,7 @@ static const struct column columns[] = {
 	{ "useCount", "Routed recognitions indexed for the route (discovery usage.useCount)." },
 	{ "walletCount", "Distinct wallets that sent them (discovery usage.walletCount)." },
 	{ "profileCount", "Public profiles with use facts for the route (discovery usage.profileCount)." },
-	{ "boonBackedReviewCount", "Reviews in the " BRAND_LOWER "_backed lane (cite a routed recognition)." },
+	{ BRAND_LOWER "BackedReviewCount", "Reviews in the " BRAND_LANE " lane (cite a routed recognition)." },
 	{ "receiptVerifiedReviewCount", "Reviews in the receipt_verified lane." },
 	{ "selfReportedReviewCount", "Reviews in the self_reported lane (prove signer control only)." },
 	{ "distinctReviewerWalletCount", "Distinct wallets among all the route's reviews." },
@@ -198,7 +198,7 @@ route_facts(struct req *r, json_object *cand, json_object **out)
 	copy_member(f, "useCount", usage, "useCount");
 	copy_member(f, "walletCount", usage, "walletCount");
 	copy_member(f, "profileCount", usage, "profileCount");
-	copy_member(f, "boonBackedReviewCount", sum, "boonBackedCount");
+	copy_member(f, BRAND_LOWER "BackedReviewCount", sum, BRAND_LOWER "BackedCount");
 	copy_member(f, "receiptVerifiedReviewCount", sum, "receiptVerifiedCount");
 	copy_member(f, "selfReportedReviewCount", sum, "selfReportedCount");
 	copy_member(f, "distinctReviewerWalletCount", sum, "distinctReviewerWalletCount");

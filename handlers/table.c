@@ -4,6 +4,7 @@
  * the cost preview and the route listing are generated from these rows.
  * Add a row when its feature lands; no row answers with a stub.
  */
+#include "brand.h"
 #include "drafts.h"
 #include "reports.h"
 #include "table.h"
@@ -196,10 +197,10 @@ const struct endpoint endpoints[] = {
 	{ .id = "x402.discovery", .method = HM_GET, .pattern = "/api/v1/x402/discovery",
 	    .handler = h_discovery_get, .auth = AUTH_NONE, .flags = EP_DB, .fields = discovery_fields,
 	    .summary = "free discovery snapshot: candidates with dated evidence and a handoff" },
-	{ .id = "x402.reviews.boon_backed", .method = HM_POST, .pattern = "/api/v1/x402/reviews",
+	{ .id = "x402.reviews." BRAND_LANE, .method = HM_POST, .pattern = "/api/v1/x402/reviews",
 	    .handler = h_review_v1_post, .auth = AUTH_NONE, .body = BODY_JSON, .body_max = 16 * 1024,
 	    .flags = EP_DB | EP_STRICT | EP_REMOTE, .fields = review_v1_fields,
-	    .summary = "publish a boon_backed (V1) review signed by the recognition's tipper" },
+	    .summary = "publish a " BRAND_LANE " (V1) review signed by the recognition's tipper" },
 	{ .id = "x402.reviews.self_reported", .method = HM_POST,
 	    .pattern = "/api/v1/x402/reviews/self-reported", .handler = h_review_v3_post,
 	    .prepay = h_review_v3_prepay, .auth = AUTH_PAID, .price_usdc = "0.05", .body = BODY_JSON,
@@ -232,8 +233,12 @@ const struct endpoint endpoints[] = {
 	    .body_max = 16 * 1024, .flags = EP_STRICT, .fields = review_prepare_fields,
 	    .summary = "fixed technical review draft from caller-supplied facts; never published" },
 	{ .id = "mcp", .method = HM_POST, .pattern = "/mcp", .handler = h_mcp_post,
-	    .auth = AUTH_NONE, .body = BODY_JSON, .body_max = 64 * 1024, .flags = EP_DB | EP_JSONRPC,
-	    .summary = "read-only MCP tools (JSON-RPC over Streamable HTTP); GET and DELETE answer 405" },
+	    .auth = AUTH_NONE, .body = BODY_JSON, .body_max = 64 * 1024,
+	    .flags = EP_DB_TRY | EP_JSONRPC,
+	    .summary = "read-only MCP tools (JSON-RPC over Streamable HTTP); only the discovery tool needs the database" },
+	{ .id = "mcp.describe", .method = HM_GET, .pattern = "/mcp", .handler = h_mcp_get,
+	    .auth = AUTH_NONE,
+	    .summary = "the MCP tool surface described as JSON; a GET for text/event-stream answers 405" },
 	{ .id = "x402.route_contexts", .method = HM_POST, .pattern = "/api/v1/x402/route-contexts",
 	    .handler = h_route_contexts_post, .auth = AUTH_NONE, .body = BODY_JSON,
 	    .body_max = 128 * 1024, .flags = EP_DB | EP_STRICT, .fields = route_context_fields,
@@ -268,7 +273,8 @@ const struct endpoint endpoints[] = {
 	    .handler = h_reviewer_reviews_get, .auth = AUTH_PAID, .price_usdc = "0.01",
 	    .flags = EP_DB | EP_NO_STORE, .fields = reviewer_reviews_fields,
 	    .summary = "paid: the routes one wallet reviewed, newest first, paged" },
-	{ .id = "x402.routed_boons", .method = HM_GET, .pattern = "/api/v1/x402/routed-boons",
+	{ .id = "x402.routed_" BRAND_LOWER "s", .method = HM_GET,
+	    .pattern = "/api/v1/x402/routed-" BRAND_LOWER "s",
 	    .handler = h_routed_boons_get, .auth = AUTH_PAID, .price_usdc = "0.01",
 	    .flags = EP_DB | EP_NO_STORE, .fields = routed_boons_fields, .check = h_routed_boons_check,
 	    .summary = "paid (legacy): routed recognitions keyed by routeId or txHash" },

@@ -46,6 +46,7 @@ enum err h_review_prepare_post(struct req *r, struct resp *w);
 
 /* mcp.c */
 enum err h_mcp_post(struct req *r, struct resp *w);
+enum err h_mcp_get(struct req *r, struct resp *w);
 
 /* contexts.c (the shared reads are in contexts.h) */
 enum err h_route_contexts_post(struct req *r, struct resp *w);

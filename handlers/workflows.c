@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "brand.h"
 #include "decimal.h"
 #include "json.h"
 #include "table.h"
@@ -177,7 +178,7 @@ h_cost_preview_post(struct req *r, struct resp *w)
 	json_object_array_add(ex, json_object_new_string(
 	    "prices charged by the x402 endpoints you discover and call (set by their providers)"));
 	json_object_array_add(ex, json_object_new_string(
-	    "optional recognitions: USDC gratuities you choose plus the fixed burn of 100000 BOON each"));
+	    "optional recognitions: USDC gratuities you choose plus the fixed burn of 100000 " BRAND_UPPER " each"));
 	json_object_array_add(ex, json_object_new_string(
 	    "network gas for onchain transactions"));
 	json_object_array_add(ex, json_object_new_string(

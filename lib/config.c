@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "brand.h"
 #include "config.h"
 #include "banned.h"
 
@@ -68,7 +69,7 @@ const struct config_key config_keys[] = {
 	    "0x5Bec0bD17D16641660D66d82da4cF78b46B9EBA3", 0, 0, false, "service token contract" },
 	{ "tips_address", CT_ADDRESS, S(tips_address),
 	    "0x22aC2E603D4B1CaAb3A8433f1691BA6158A896AF", 0, 0, false,
-	    "tip settlement contract (BoonV3)" },
+	    "tip settlement contract (" BRAND_CAPITAL "V3)" },
 	{ "tips_start_block", CT_UINT, N(tips_start_block), "0", 0, UINT64_C(0xffffffffffff), false,
 	    "first block the indexer reads for tip events" },
 	{ "attestation_address", CT_ADDRESS, S(attestation_address),

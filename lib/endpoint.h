@@ -38,6 +38,8 @@ enum body_kind {
 
 /* Row flags. */
 #define EP_DB         0x1u /* needs the database: 503 when it is unreachable */
+#define EP_DB_TRY     0x20u /* uses the database when it is reachable: r->db is NULL
+                             * otherwise, and the handler answers what it can */
 #define EP_STRICT     0x2u /* body members outside `fields` are rejected */
 #define EP_NO_STORE   0x4u /* Cache-Control: private, no-store */
 #define EP_JSONRPC    0x10u /* a JSON-RPC endpoint: body parse errors are JSON-RPC error
@@ -46,7 +48,7 @@ enum body_kind {
                             * may be shown again; the handler sees r->pay.settled_earlier
                             * and serves only what that payment already bought (fcgi/pay.h) */
 
-#define EP_REMOTE     0x20u /* may wait on a remote service (the chain RPC) although free:
+#define EP_REMOTE     0x40u /* may wait on a remote service (the chain RPC) although free:
                              * served by the remote pool, like every paid or signed row */
 
 typedef enum err (*handler_fn)(struct req *r, struct resp *w);

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "brand.h"
 #include "hex.h"
 #include "json.h"
 #include "review.h"
@@ -35,6 +36,11 @@ review_text_check(const char *s, size_t len, char *why, size_t cap)
 		if (cp < 0x20 || (cp >= 0x7f && cp <= 0x9f)) {
 			snprintf(why, cap, "the review text must be one plain paragraph: control character "
 			    "U+%04" PRIX32 " (line breaks and tabs included) is not allowed", cp);
+			return -1;
+		}
+		if (cp == 0x2028 || cp == 0x2029) {
+			snprintf(why, cap, "the review text must be one plain paragraph: the line or "
+			    "paragraph separator U+%04" PRIX32 " is not allowed", cp);
 			return -1;
 		}
 		if ((cp >= 0x202a && cp <= 0x202e) || (cp >= 0x2066 && cp <= 0x2069)) {
@@ -177,7 +183,7 @@ review_v1_parse(json_object *o, struct review_v1 *out, char *field, size_t fcap,
 	if (!(json_object_is_type(v, json_type_string) && strcmp(json_object_get_string(v), "1") == 0) &&
 	    !(json_object_is_type(v, json_type_int) && json_object_get_int64(v) == 1)) {
 		snprintf(field, fcap, "review.version");
-		snprintf(why, cap, "version must be \"1\" for a boon_backed review");
+		snprintf(why, cap, "version must be \"1\" for a " BRAND_LANE " review");
 		return -1;
 	}
 	if (get_b32(o, "routeId", out->route_id, field, fcap, why, cap) < 0 ||

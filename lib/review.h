@@ -54,10 +54,12 @@ struct review_v2 {
 #define REVIEW_V3_POLICY BRAND_LOWER ".x402-review-policy/v3"
 
 /*
- * The text rules: valid UTF-8, not empty, equal to its own trim (as
- * JavaScript trims), at most 1000 bytes, one paragraph: no U+0000-U+001F
- * (so no line breaks or tabs), U+007F-U+009F, U+202A-U+202E or
- * U+2066-U+2069.
+ * The review text rules, the one check of every lane and of the drafts:
+ * valid UTF-8, not empty, equal to its own trim (as JavaScript trims), at
+ * most 1000 bytes, one paragraph: no line break of any kind (U+0000-U+001F,
+ * so no LF, CR or tab; U+0085 NEL among U+007F-U+009F; U+2028 and U+2029),
+ * no bidirectional controls U+202A-U+202E or U+2066-U+2069. Returns 0, or
+ * -1 with a reason in why[cap].
  */
 int review_text_check(const char *s, size_t len, char *why, size_t cap);
 

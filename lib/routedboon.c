@@ -1,6 +1,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "brand.h"
 #include "abi.h"
 #include "hex.h"
 #include "keccak.h"
@@ -64,7 +65,7 @@ routedboon_decode(json_object *log, struct routedboon *out, char *err, size_t ca
 		get_u64(log, "blockTimestamp", &out->block_time);
 	if (!json_object_object_get_ex(log, "topics", &topics) ||
 	    !json_object_is_type(topics, json_type_array) || json_object_array_length(topics) != 4) {
-		snprintf(err, cap, "RoutedBoon has 4 topics");
+		snprintf(err, cap, "Routed" BRAND_CAPITAL " has 4 topics");
 		return -1;
 	}
 	routedboon_topic0(want);
@@ -77,7 +78,7 @@ routedboon_decode(json_object *log, struct routedboon *out, char *err, size_t ca
 			return -1;
 		}
 		if (i == 0 && memcmp(t, want, 32) != 0) {
-			snprintf(err, cap, "topic0 is not RoutedBoon");
+			snprintf(err, cap, "topic0 is not Routed" BRAND_CAPITAL);
 			return -1;
 		}
 		if (i == 1)

@@ -16,11 +16,12 @@
 
 #include <json-c/json.h>
 
+#include "brand.h"
 #include "addr.h"
 #include "u256.h"
 
 #define ROUTEDBOON_SIGNATURE \
-	"RoutedBoon(bytes32,address,bytes32,address,uint256,address,uint256,uint256)"
+	"Routed" BRAND_CAPITAL "(bytes32,address,bytes32,address,uint256,address,uint256,uint256)"
 
 struct routedboon {
 	struct addr contract;

@@ -94,10 +94,10 @@ is "$(r .unknownTool.thrown.code)" -32602 "an unknown tool: JSON-RPC -32602"
 rpc=(-H 'Content-Type: application/json' -H 'MCP-Protocol-Version: 2025-11-25')
 req GET $MCP -H 'Accept: text/event-stream'
 check_error 405 method_not_allowed "GET /mcp (the SDK's stream probe)"
-is "$(header allow)" POST "Allow: POST"
+is "$(header allow)" "GET, POST" "Allow: GET, POST (a plain GET describes the tools)"
 req DELETE $MCP -H 'Mcp-Session-Id: x'
 check_error 405 method_not_allowed "DELETE /mcp"
-is "$(header allow)" POST "Allow: POST"
+is "$(header allow)" "GET, POST" "Allow: GET, POST"
 
 req POST $MCP -H 'Content-Type: application/json' -H 'Accept: */*' --data-binary \
 	'{"jsonrpc":"2.0","id":"init-1","method":"initialize","params":{"protocolVersion":"2025-03-26","capabilities":{},"clientInfo":{"name":"curl","version":"1"}}}'

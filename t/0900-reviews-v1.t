@@ -72,6 +72,12 @@ post "$(sign $KEY7 "$last" "$tx2" "$li2" "$now" $'bell\a here')"
 check 400 invalid_field review.reviewText "a control character"
 post "$(sign $KEY7 "$last" "$tx2" "$li2" "$now" $'bidi \xe2\x80\xae here')"
 check 400 invalid_field review.reviewText "a bidirectional override"
+# Every line break is refused, as in the other lanes and the drafts:
+# NEL (U+0085), LINE SEPARATOR (U+2028), PARAGRAPH SEPARATOR (U+2029).
+for lb in $'\xc2\x85' $'\xe2\x80\xa8' $'\xe2\x80\xa9'; do
+	post "$(sign $KEY7 "$last" "$tx2" "$li2" "$now" "one${lb}two")"
+	check 400 invalid_field review.reviewText "a line break ($(printf '%s' "$lb" | od -An -tx1 | tr -d ' \n'))"
+done
 post "$(sign $KEY7 "$last" "$tx2" "$li2" "$now" " padded")"
 check 400 invalid_field review.reviewText "untrimmed text"
 post "$(jq -c '.review.extra = 1' <<<"$good")"

@@ -79,6 +79,10 @@ check400 "$(sign $KEY7 "$last" "$now" $'two\nlines')" review.reviewText "multili
 check400 "$(sign $KEY7 "$last" "$now" "$(printf 'x%.0s' $(seq 1001))")" review.reviewText "1001-byte text"
 check400 "$(sign $KEY7 "$last" "$now" $'bell\a here')" review.reviewText "a control character"
 check400 "$(sign $KEY7 "$last" "$now" $'bidi \xe2\x81\xa6 here')" review.reviewText "a bidirectional isolate"
+for lb in $'\xc2\x85' $'\xe2\x80\xa8' $'\xe2\x80\xa9'; do # NEL, LINE and PARAGRAPH SEPARATOR
+	check400 "$(sign $KEY7 "$last" "$now" "one${lb}two")" review.reviewText \
+		"a line break ($(printf '%s' "$lb" | od -An -tx1 | tr -d ' \n'))"
+done
 check400 "$(sign $KEY7 "$unrec" "$now" "A route nobody recognized.")" review.routeId "an unrecognized route"
 check400 "$(jq -c '.review.version = 3' <<<"$good")" review.version "version as a number"
 check400 "$(jq -c '.review.policyVersion = "boon.x402-review-policy/v2"' <<<"$good")" review.policyVersion "another policy version"

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # receipt_verified (V2) reviews, paid publication ($0.01) on a real chain
 # with the real facilitator and paying client (@x402/fetch). The route's
-# receipt authority is pinned from a route context its funded endpoint
-# wallet published (handlers/authority.h); the official offer and receipt
+# receipt authority is pinned only from an official x402 offer-receipt
+# extension the catalog listed (handlers/authority.h): a route context, even
+# one its endpoint's payTo signed, pins nothing. The official offer and receipt
 # and the review are signed with viem (t/tools/sign-review-v2.mjs). Every
 # rule is refused before payment; a valid publication moves USDC once; each
 # receipt backs one review; one review per payer and route; V2 volume never
@@ -22,6 +23,7 @@ export WAYMARK_SEED=0 WAYMARK_CONFIRMATIONS=0
 export WAYMARK_FACILITATOR_URL=http://127.0.0.1:$fport WAYMARK_PAY_TO=$PAYTO
 export WAYMARK_CATALOG_URL=http://127.0.0.1:$cport
 tools=$top/t/tools
+RURL=https://api.example.com/v1/forecast
 node "$tools/catalog-fixture.mjs" "$cport" 4 offers > "$http_tmp/fixture.out" &
 cpid=$!
 n=0; until grep -q ready "$http_tmp/fixture.out" 2>/dev/null || [ $n -ge 100 ]; do n=$((n + 1)); sleep 0.1; done
@@ -37,7 +39,6 @@ addr_of() { node -e 'const {privateKeyToAccount}=require(process.argv[1]);consol
 ADDR0=$(addr_of $KEY0); ADDR7=$(addr_of $KEY7); ADDR8=$(addr_of $KEY8)
 ROUTE=0x4fa0fcdb54475d7e8c02c5fd1e4ffac0f2b5997975e9be2988a1d5759f8e6af0   # GET https://api.example.com/v1/forecast
 ROUTE2=0x$(printf 'ab%.0s' $(seq 32))                                       # recognized, never described
-RURL=https://api.example.com/v1/forecast
 P=/api/v1/x402/reviews/receipt-verified
 
 mint $PAYER 1000000
@@ -89,10 +90,20 @@ ctx=$(jq -cn --arg k $KEY0 --argjson n "$note" '{key: $k, note: $n}' | node "$to
 printf '%s' "$ctx" > "$http_tmp/ctx"
 req POST /api/v1/x402/route-contexts -H 'Content-Type: application/json' --data-binary "@$http_tmp/ctx"
 is "$status,$(jqr .routeId)" "201,$ROUTE" "the endpoint wallet publishes its route context"
+refused "$good" 409 receipt_authority_not_observed review.routeId \
+	"a route context signed by the endpoint's payTo pins nothing (it is not the offer-receipt extension)"
+
+# ---- the endpoint lists the route in the x402 catalog with its signed offer
+kill $cpid; wait $cpid 2>/dev/null
+node "$tools/catalog-fixture.mjs" "$cport" 4 offers --listing $RURL $KEY0 > "$http_tmp/fixture.out" &
+cpid=$!
+n=0; until grep -q ready "$http_tmp/fixture.out" 2>/dev/null || [ $n -ge 100 ]; do n=$((n + 1)); sleep 0.1; done
+WAYMARK_CONFIG=$WAYMARK_VAR/waymark.conf "$WAYMARK_BUILD/waymark" catalog-sync >/dev/null
+ok $? "the catalog with the route's listing is synced"
 rec=$(node "$tools/pay.mjs" --key $KEY1 --url "$URL/api/v1/x402/routes/$ROUTE")
 is "$(jq -c '.body.route.receiptAuthority | [.status, .signer, .payTo, .sources.signer, .sources.payTo]' <<<"$rec")" \
-	"[\"available\",\"$ADDR0\",\"$ADDR0\",\"route_context_offer\",\"route_context_offer\"]" \
-	"route record: receiptAuthority available, pinned from the endpoint's route context"
+	"[\"available\",\"$ADDR0\",\"$ADDR0\",\"catalog_offer\",\"catalog_offer\"]" \
+	"route record: receiptAuthority available, pinned from the listing's signed x402 offer"
 
 # ---- refused before payment
 check400() { refused "$1" 400 invalid_field "$2" "$3"; }
@@ -117,6 +128,9 @@ check400 "$(sign '.text = "two\nlines"')" review.reviewText "multiline text"
 check400 "$(sign ".text = \"$(printf 'x%.0s' $(seq 1001))\"")" review.reviewText "1001-byte text"
 check400 "$(sign '.text = "bell\u0007 here"')" review.reviewText "a control character"
 check400 "$(sign '.text = "bidi \u202e here"')" review.reviewText "a bidirectional override"
+for lb in 0085 2028 2029; do # NEL, LINE and PARAGRAPH SEPARATOR
+	check400 "$(sign ".text = \"one\\u${lb}two\"")" review.reviewText "a line break U+$lb"
+done
 check400 "$(sign '.receiptDigest = "0x'"$(printf '12%.0s' $(seq 32))"'"')" review.receiptDigest "a receiptDigest that is not the receipt's"
 refused "$(sign '.routeId = "'$ROUTE2'"')" 409 receipt_authority_not_observed review.routeId "a recognized route without receipt authority"
 check400 "$(sign '.routeId = "0x'"$(printf 'cd%.0s' $(seq 32))"'"')" review.routeId "an unrecognized route"
@@ -141,7 +155,7 @@ is "$(jq -c '.body.receipt | [.routeId, .digest, .resourceUrl, .network, .payer,
 	"[\"$ROUTE\",\"$digest\",\"$RURL\",\"eip155:8453\",\"$ADDR7\",\"$ADDR0\",\"10000\",\"$ADDR0\",null]" \
 	"record: the receipt (route, digest, URL, network, payer, payTo, amount, service signer)"
 is "$(jq -c '.body.verification.receiptAuthority | [.signer, .payTo, .sources.signer]' <<<"$res")" \
-	"[\"$ADDR0\",\"$ADDR0\",\"route_context_offer\"]" "record: the pins and their source, as at publication"
+	"[\"$ADDR0\",\"$ADDR0\",\"catalog_offer\"]" "record: the pins and their source, as at publication"
 is "$(jq -r '.body.reviewer.wallet' <<<"$res")" "$ADDR7" "the reviewer is the receipt's payer"
 is "$(balance $PAYER),$(balance $PAYTO)" "970000,30000" "10000 USDC moved once"
 is "$(pubs)" "published " "the publication record is published"

@@ -25,5 +25,5 @@ req GET "/api/site/x402/routes/0x$rid/reviews"
 is "$(jqr '.reviews | map(select(.evidenceKind == "receipt_verified"))[0].receipt.routeId')" "0x$rid" \
 	"the free source shows the seeded receipt with its route"
 is "$(jqr '.reviews | map(select(.evidenceKind == "receipt_verified"))[0].verification.receiptAuthority.sources.signer')" \
-	route_context_offer "pinned from the endpoint's route context"
+	catalog_offer "pinned from the endpoint's signed x402 offer in its catalog listing"
 done_testing

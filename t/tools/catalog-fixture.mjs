@@ -1,15 +1,36 @@
 // A Bazaar-compatible discovery API for the tests: GET /discovery/resources
 // ?type=http&limit=&offset= pages through a deterministic listing of v1- and
 // v2-shaped items, including items the sync must refuse or clean.
-// Usage: node catalog-fixture.mjs PORT COUNT [offers]   (COUNT good items; prints "ready")
+// Usage: node catalog-fixture.mjs PORT COUNT [offers] [--listing URL KEY]... [--only]
+// (COUNT good items; prints "ready")
 // With "offers", item 0's challenge also carries a signed x402 offer (the
 // offer-receipt extension, EIP-712, signed with Anvil account #0) matching
 // its accepts entry, as a resource server with receipts would list it.
+// Each --listing adds a GET resource URL whose challenge pays KEY's address
+// and carries an offer signed by KEY (an endpoint listing its own route).
+// --only lists nothing else (no items the sync must refuse or clean).
 import http from 'node:http';
 import { privateKeyToAccount } from 'viem/accounts';
 
 const port = Number(process.argv[2]);
 const count = Number(process.argv[3] ?? 250);
+const listings = [];
+let only = false;
+for (let i = 4; i < process.argv.length; i++) {
+  if (process.argv[i] === '--listing') { listings.push({ url: process.argv[i + 1], key: process.argv[i + 2] }); i += 2; }
+  else if (process.argv[i] === '--only') only = true;
+}
+const offerTypes = { Offer: [{ name: 'version', type: 'uint256' }, { name: 'resourceUrl', type: 'string' },
+  { name: 'scheme', type: 'string' }, { name: 'network', type: 'string' }, { name: 'asset', type: 'string' },
+  { name: 'payTo', type: 'string' }, { name: 'amount', type: 'string' }, { name: 'validUntil', type: 'uint256' }] };
+// The offer-receipt extension of a challenge's accepts entry a, signed with key.
+async function signedOffer(resourceUrl, a, key) {
+  const payload = { version: 1, resourceUrl, scheme: a.scheme, network: a.network,
+    asset: a.asset, payTo: a.payTo, amount: a.amount, validUntil: 0 };
+  const signature = await privateKeyToAccount(key).signTypedData({ domain: { name: 'x402 offer', version: '1', chainId: 1 },
+    primaryType: 'Offer', types: offerTypes, message: { ...payload, version: 1n, validUntil: 0n } });
+  return { info: { offers: [{ format: 'eip712', acceptIndex: 0, payload, signature }] } };
+}
 const USDC = '0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913';
 const topics = ['weather forecast', 'currency exchange rates', 'translation', 'image captioning', 'stock quotes'];
 
@@ -40,32 +61,33 @@ for (let i = 0; i < count; i++) {
     });
   }
 }
-if (process.argv[4] === 'offers') {
-  const a = items[0].accepts[0];
-  const payload = { version: 1, resourceUrl: items[0].resource, scheme: a.scheme, network: a.network,
-    asset: a.asset, payTo: a.payTo, amount: a.amount, validUntil: 0 };
-  const signature = await privateKeyToAccount('0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80')
-    .signTypedData({ domain: { name: 'x402 offer', version: '1', chainId: 1 }, primaryType: 'Offer',
-      types: { Offer: [{ name: 'version', type: 'uint256' }, { name: 'resourceUrl', type: 'string' },
-        { name: 'scheme', type: 'string' }, { name: 'network', type: 'string' }, { name: 'asset', type: 'string' },
-        { name: 'payTo', type: 'string' }, { name: 'amount', type: 'string' }, { name: 'validUntil', type: 'uint256' }] },
-      message: { ...payload, version: 1n, validUntil: 0n } });
-  items[0].extensions['offer-receipt'] = { info: { offers: [{ format: 'eip712', acceptIndex: 0, payload, signature }] } };
+if (process.argv[4] === 'offers')
+  items[0].extensions['offer-receipt'] = await signedOffer(items[0].resource, items[0].accepts[0],
+    '0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80');
+for (const l of listings) {
+  const u = new URL(l.url);
+  const a = { scheme: 'exact', network: 'eip155:8453', amount: '10000', asset: USDC,
+    payTo: privateKeyToAccount(l.key).address, maxTimeoutSeconds: 60 };
+  items.push({ resource: l.url, type: 'http', x402Version: 2, description: `Paid endpoint at ${u.host}${u.pathname}`,
+    serviceName: u.host, accepts: [a], extensions: { bazaar: { info: { input: { type: 'http', method: 'GET' } } },
+      'offer-receipt': await signedOffer(l.url, a, l.key) }, lastUpdated: '2026-11-01T00:00:00Z' });
 }
-// Items the sync must refuse.
-items.push({ resource: 'http://plain.example.com/x', type: 'http', x402Version: 2, description: 'not https' });
-items.push({ resource: 'https://10.0.0.7/internal', type: 'http', x402Version: 2, description: 'private IP literal' });
-items.push({ resource: 'https://localhost/x', type: 'http', x402Version: 2, description: 'local host' });
-items.push({ resource: 'https://user:pw@creds.example.com/x', type: 'http', x402Version: 2, description: 'credentials' });
-items.push({ resource: 'https://mcp.example.com/mcp', type: 'mcp', x402Version: 2, description: 'an MCP tool' });
-items.push({ resource: 'https://nodesc.example.com/x', type: 'http', x402Version: 2 });
-items.push({ type: 'http', x402Version: 2, description: 'no resource' });
-// Items the sync must clean: control and bidi characters, an over-long text,
-// a non-USDC asset (no USDC price), no service name (the host stands in).
-items.push({ resource: 'https://messy.example.com/api?key=1', type: 'http', x402Version: 2,
-  description: 'line one\nline\u202etwo\u0007 ' + 'x'.repeat(3000),
-  accepts: [{ scheme: 'exact', network: 'eip155:8453', amount: '5', asset: '0x' + 'ab'.repeat(20), payTo: '0x' + '11'.repeat(20) }],
-  extensions: { bazaar: { info: { input: { method: 'POST' } } } } });
+if (!only) {
+  // Items the sync must refuse.
+  items.push({ resource: 'http://plain.example.com/x', type: 'http', x402Version: 2, description: 'not https' });
+  items.push({ resource: 'https://10.0.0.7/internal', type: 'http', x402Version: 2, description: 'private IP literal' });
+  items.push({ resource: 'https://localhost/x', type: 'http', x402Version: 2, description: 'local host' });
+  items.push({ resource: 'https://user:pw@creds.example.com/x', type: 'http', x402Version: 2, description: 'credentials' });
+  items.push({ resource: 'https://mcp.example.com/mcp', type: 'mcp', x402Version: 2, description: 'an MCP tool' });
+  items.push({ resource: 'https://nodesc.example.com/x', type: 'http', x402Version: 2 });
+  items.push({ type: 'http', x402Version: 2, description: 'no resource' });
+  // Items the sync must clean: control and bidi characters, an over-long text,
+  // a non-USDC asset (no USDC price), no service name (the host stands in).
+  items.push({ resource: 'https://messy.example.com/api?key=1', type: 'http', x402Version: 2,
+    description: 'line one\nline\u202etwo\u0007 ' + 'x'.repeat(3000),
+    accepts: [{ scheme: 'exact', network: 'eip155:8453', amount: '5', asset: '0x' + 'ab'.repeat(20), payTo: '0x' + '11'.repeat(20) }],
+    extensions: { bazaar: { info: { input: { method: 'POST' } } } } });
+}
 
 const server = http.createServer((req, res) => {
   const u = new URL(req.url, 'http://x');

@@ -4,16 +4,22 @@
 //   - self_reported (V3, $0.05): two routes, each reviewed by an Anvil test
 //     wallet that signs X402SelfReportedReview;
 //   - receipt_verified (V2, $0.01): two routes whose endpoint wallet (the
-//     seed's payTo key, which published the route's context, so the route's
-//     receipt authority is pinned) signs an official x402 offer and receipt
-//     for the reviewer, who signs X402ReceiptReview.
+//     seed's payTo key) signs an official x402 offer and receipt for the
+//     reviewer, who signs X402ReceiptReview. The route's receipt authority
+//     is pinned only by an official offer-receipt extension the service has
+//     observed, so with --waymark and --config the endpoint first lists its
+//     route in an x402 catalog with its signed offer (a one-shot catalog on
+//     a free local port, synced once by `waymark catalog-sync`).
 // The publication fees are paid by Anvil account #9, which mints itself
 // test USDC first.
 //
 // Usage: node t/tools/demo-paid-reviews.mjs --api URL --rpc URL --state FILE --seed FILE
+//        [--waymark BIN --config FILE]
 // Prints {published, unchanged, rejected:[{lane, routeId, status, error}]};
 // exits 1 when any was rejected.
+import { spawn } from 'node:child_process';
 import fs from 'node:fs';
+import { createServer } from 'node:http';
 import { createWalletClient, defineChain, hashTypedData, http, keccak256, toBytes } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { x402Client } from '@x402/core/client';
@@ -88,8 +94,43 @@ const offerTypes = { Offer: [{ name: 'version', type: 'uint256' }, { name: 'reso
 const receiptTypes = { Receipt: [{ name: 'version', type: 'uint256' }, { name: 'network', type: 'string' },
   { name: 'resourceUrl', type: 'string' }, { name: 'payer', type: 'string' }, { name: 'issuedAt', type: 'uint256' },
   { name: 'transaction', type: 'string' }] };
+const endpointOf = (r) => privateKeyToAccount(keccak256(toBytes(`waymark:seed:payto:${new URL(r.url).origin}`)));
+const offerOf = (r) => ({ version: 1, resourceUrl: r.url, scheme: 'exact', network: `eip155:${chainId}`,
+  asset: state.usdc, payTo: endpointOf(r).address, amount: '10000', validUntil: 0 });
+const signOffer = async (r) => endpointOf(r).signTypedData({ domain: { name: 'x402 offer', version: '1', chainId: 1 },
+  types: offerTypes, primaryType: 'Offer', message: { ...offerOf(r), version: 1n, validUntil: 0n } });
+
+// The endpoints list their routes, each challenge carrying its signed offer.
+if (opt.waymark && opt.config) {
+  const listed = [];
+  for (const r of routes.slice(2, 4)) {
+    const p = offerOf(r);
+    listed.push({ resource: r.url, type: 'http', x402Version: 2, description: `Demo endpoint ${r.method} ${r.url}`,
+      serviceName: new URL(r.url).host,
+      accepts: [{ scheme: p.scheme, network: p.network, amount: p.amount, asset: p.asset, payTo: p.payTo, maxTimeoutSeconds: 60 }],
+      extensions: { bazaar: { info: { input: { type: 'http', method: r.method } } },
+        'offer-receipt': { info: { offers: [{ format: 'eip712', acceptIndex: 0, payload: p, signature: await signOffer(r) }] } } } });
+  }
+  const server = createServer((req, res) => {
+    const u = new URL(req.url, 'http://x');
+    const offset = Number(u.searchParams.get('offset') ?? 0);
+    res.writeHead(200, { 'content-type': 'application/json' });
+    res.end(JSON.stringify({ x402Version: 2, items: listed.slice(offset),
+      pagination: { limit: listed.length, offset, total: listed.length } }));
+  });
+  await new Promise((ok) => server.listen(0, '127.0.0.1', ok));
+  const env = { ...process.env, WAYMARK_CONFIG: opt.config,
+    WAYMARK_CATALOG_URL: `http://127.0.0.1:${server.address().port}` };
+  const sync = await new Promise((done) => {
+    const c = spawn(opt.waymark, ['catalog-sync'], { env, stdio: ['ignore', 'ignore', 'inherit'] });
+    c.on('exit', (code) => done(code));
+  });
+  server.close();
+  if (sync !== 0) process.stderr.write(`demo-paid-reviews: catalog-sync exited ${sync}\n`);
+}
+
 for (const [i, r] of routes.slice(2, 4).entries()) {
-  const endpoint = privateKeyToAccount(keccak256(toBytes(`waymark:seed:payto:${new URL(r.url).origin}`)));
+  const endpoint = endpointOf(r);
   const who = privateKeyToAccount(REVIEWER_KEYS[i]);
   const issuedAt = now() - 60;
   const offerPayload = { version: 1, resourceUrl: r.url, scheme: 'exact', network: `eip155:${chainId}`,

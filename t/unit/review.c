@@ -31,7 +31,8 @@ static const struct text_case texts[] = {
 	{ "c1\xc2\x85here", 0, "C1 next line" },
 	{ "bidi\xe2\x80\xaehere", 0, "right-to-left override" },
 	{ "iso\xe2\x81\xa6here", 0, "left-to-right isolate" },
-	{ "ls\xe2\x80\xa8here", 1, "U+2028 inside the text (only trimming applies)" },
+	{ "ls\xe2\x80\xa8here", 0, "U+2028 line separator inside the text (a line break)" },
+	{ "ps\xe2\x80\xa9here", 0, "U+2029 paragraph separator inside the text (a line break)" },
 	{ "bad\xffutf8", 0, "invalid UTF-8" },
 	{ "lone\xed\xa0\x80surrogate", 0, "UTF-8 surrogate" },
 };
