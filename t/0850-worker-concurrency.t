@@ -66,9 +66,11 @@ remote_workers() { pgrep -P "$(cat "$WAYMARK_VAR/run/workers-remote.pid")" | sor
 ok $? "the remote pool runs beside the free pool"
 is "$(remote_workers | wc -l)" "$("$WAYMARK_BUILD/waymark" -c "$WAYMARK_VAR/waymark.conf" config get remote_workers)" \
 	"multiwatch runs remote_workers processes"
-is "$(ls /proc/"$(remote_workers | head -n1)"/task | wc -l)" \
-	$(( $("$WAYMARK_BUILD/waymark" -c "$WAYMARK_VAR/waymark.conf" config get remote_threads) + 1 )) \
-	"a remote worker runs remote_threads serving threads (and its main thread)"
+# serving threads + the main thread (+ ThreadSanitizer's own, in that build)
+tasks=$(ls /proc/"$(remote_workers | head -n1)"/task | wc -l)
+rthreads=$("$WAYMARK_BUILD/waymark" -c "$WAYMARK_VAR/waymark.conf" config get remote_threads)
+ok $([ "$tasks" -ge $((rthreads + 1)) ] && [ "$tasks" -le $((rthreads + 2)) ] && echo 0 || echo 1) \
+	"a remote worker runs remote_threads ($rthreads) serving threads and its main thread ($tasks tasks)"
 routes=$WAYMARK_VAR/nginx/waymark-routes.conf
 is "$(grep -A3 'location = /api/v1/x402/discovery ' "$routes" | grep -c 'fastcgi_pass waymark_workers;')" 1 \
 	"nginx sends discovery to the free pool"
