@@ -26,7 +26,7 @@ PRICE=10000
 # Held calls must outlast the waits of a loaded machine: the worker's own
 # facilitator timeout is raised (nginx's read timeout follows it).
 export WAYMARK_FACILITATOR_TIMEOUT_MS=300000
-paid_stack concurrency 50
+paid_stack concurrency 55
 fac=http://127.0.0.1:$fport
 stats() { curl -s "$fac/_stats"; }
 hold() { curl -s -X POST -H 'Content-Type: application/json' -d "$1" "$fac/_hold" >/dev/null; }
@@ -154,7 +154,7 @@ rm -rf "$tls"; mkdir -p "$tls/logs" "$tls/tmp"
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 -subj /CN=127.0.0.1 \
 	-addext subjectAltName=IP:127.0.0.1 -keyout "$tls/key.pem" -out "$tls/cert.pem" 2>/dev/null
 ok $? "a self-signed certificate for 127.0.0.1"
-tport=$((WAYMARK_TEST_PORT_BASE + 52))
+tport=$((WAYMARK_TEST_PORT_BASE + 57))
 cat > "$tls/nginx.conf" <<CONF
 worker_processes 1;
 pid $tls/nginx.pid;
