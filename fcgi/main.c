@@ -172,6 +172,7 @@ struct server {
 };
 
 static atomic_bool stopping;
+static atomic_bool accept_failed;   /* a thread's accept() failed: exit 1 */
 
 /* Serve one request on fr with g; everything it allocated is freed. */
 static void
@@ -224,6 +225,13 @@ serve(void *arg)
 		serve_one(&g, &fr, sv->unix_sock);
 	}
 	atomic_store(&sv->in_accept, false);
+	if (!atomic_load(&stopping)) {
+		/* accept() failed for good: stop the whole process, as the
+		 * single-threaded worker did, so its supervisor replaces it
+		 * rather than keep a process that serves on fewer threads. */
+		atomic_store(&accept_failed, true);
+		kill(getpid(), SIGTERM);
+	}
 	FCGX_Free(&fr, 0);
 	db_close(&db);
 	facilitator_thread_release();
@@ -277,6 +285,7 @@ main(int argc, char **argv)
 	char err[512];
 	int opt, fd = 0, rc = 0;
 	long threads = 0;
+	bool unix_sock;
 	size_t n;
 
 	while ((opt = getopt(argc, argv, "c:s:p:t:")) != -1) {
@@ -334,9 +343,10 @@ main(int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
+	unix_sock = listens_on_unix_socket(fd);
 	for (size_t i = 0; i < n; i++) {
 		sv[i].fd = fd;
-		sv[i].unix_sock = listens_on_unix_socket(fd);
+		sv[i].unix_sock = unix_sock;
 		sv[i].cfg = &cfg;
 		sv[i].pay_admit = &pay_admit;
 		atomic_init(&sv[i].in_accept, false);
@@ -353,6 +363,8 @@ main(int argc, char **argv)
 	for (size_t i = 0; i < n; i++)
 		if (sv[i].started)
 			pthread_join(sv[i].tid, NULL);
+	if (atomic_load(&accept_failed))
+		rc = 1;
 out:
 	free(sv);
 	curl_global_cleanup();

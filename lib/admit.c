@@ -26,9 +26,3 @@ admit_leave(struct admit *a)
 {
 	atomic_fetch_sub_explicit(&a->held, 1, memory_order_acq_rel);
 }
-
-unsigned
-admit_held(struct admit *a)
-{
-	return atomic_load_explicit(&a->held, memory_order_relaxed);
-}

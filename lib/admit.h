@@ -27,7 +27,4 @@ bool admit_enter(struct admit *a);
 /* Give back a place taken by admit_enter. */
 void admit_leave(struct admit *a);
 
-/* Places held now (for logs and tests). */
-unsigned admit_held(struct admit *a);
-
 #endif
