@@ -21,7 +21,9 @@ fixture() { # fixture COUNT PORT: (re)start the fixture with COUNT good items on
 	export WAYMARK_CATALOG_URL=http://127.0.0.1:$2
 	node "$top/t/tools/catalog-fixture.mjs" "$2" "$1" > "$WAYMARK_VAR/fixture.out" 2>"$WAYMARK_VAR/fixture.err" &
 	fixture_pid=$!
-	local n=0; until grep -q ready "$WAYMARK_VAR/fixture.out" || [ $n -ge 200 ]; do n=$((n + 1)); sleep 0.1; done
+	# up to 60 s: node starts slowly on a loaded machine (20 s was seen to be short)
+	local n=0; until grep -q ready "$WAYMARK_VAR/fixture.out" || [ $n -ge 600 ]; do n=$((n + 1)); sleep 0.1; done
+	grep -q ready "$WAYMARK_VAR/fixture.out" || diag "the catalog fixture on port $2 did not start: $(cat "$WAYMARK_VAR/fixture.err")"
 }
 sync() { WAYMARK_CONFIG=$WAYMARK_VAR/waymark.conf "$WAYMARK_BUILD/waymark" catalog-sync 2>&1; }
 get() { status=$(curl -s -o "$WAYMARK_VAR/body" -w '%{http_code}' "$URL$1"); body=$(cat "$WAYMARK_VAR/body"); }
