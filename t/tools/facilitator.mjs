@@ -76,7 +76,11 @@ async function main() {
   const chain = defineChain({ id: chainId, name: `local-${chainId}`,
     nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [opt.rpc] } } });
   const account = privateKeyToAccount(opt.key || ANVIL3);
-  const w = createWalletClient({ account, chain, transport: viemHttp(opt.rpc) }).extend(publicActions);
+  // anvil mines each transaction at once: look for a receipt every 100 ms
+  // rather than viem's default 4 s, which would make a settle take 0.3 s or
+  // 4.3 s by chance.
+  const w = createWalletClient({ account, chain, transport: viemHttp(opt.rpc), pollingInterval: 100 })
+    .extend(publicActions);
   const signer = toFacilitatorEvmSigner(Object.assign(w, { address: account.address }), { confirmationTimeoutMs: 15000 });
   // One transaction sent at a time: two concurrent sends would both read
   // the same pending nonce and the second would fail. Only the send is
