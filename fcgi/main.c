@@ -21,6 +21,7 @@
  */
 #include <errno.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -28,6 +29,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -132,13 +134,27 @@ req_from_env(struct req *r, FCGX_ParamArray envp)
  * with unread bytes would reset the socket and nginx would lose the
  * answer. A detached request then skips the three-syscall drain.
  */
+/*
+ * Whether fd listens on a Unix socket; its file's path goes to path[cap]
+ * ("" for an abstract or unnamed one, or one too long for path).
+ */
 static bool
-listens_on_unix_socket(int fd)
+listens_on_unix_socket(int fd, char *path, size_t cap)
 {
-	struct sockaddr_storage ss;
-	socklen_t len = sizeof(ss);
+	struct sockaddr_un su;
+	socklen_t len = sizeof(su);
+	size_t n;
 
-	return getsockname(fd, (struct sockaddr *)&ss, &len) == 0 && ss.ss_family == AF_UNIX;
+	path[0] = '\0';
+	memset(&su, 0, sizeof(su));
+	if (getsockname(fd, (struct sockaddr *)&su, &len) != 0 || su.sun_family != AF_UNIX)
+		return false;
+	n = strnlen(su.sun_path, sizeof(su.sun_path));
+	if (su.sun_path[0] != '\0' && n < cap) {
+		memcpy(path, su.sun_path, n);
+		path[n] = '\0';
+	}
+	return true;
 }
 
 /* Header block with snprintf (FCGX_FPrintF has no %zu), then the body. */
@@ -236,6 +252,7 @@ serve(void *arg)
 	db_close(&db);
 	facilitator_thread_release();
 	rpc_thread_release();
+	admit_thread_release();
 	mysql_thread_end();
 	atomic_store(&sv->done, true);
 	return NULL;
@@ -282,7 +299,7 @@ main(int argc, char **argv)
 	struct server *sv = NULL;
 	struct sigaction sa;
 	sigset_t stopset;
-	char err[512];
+	char err[512], sock_path[PATH_MAX], slot_path[PATH_MAX] = "";
 	int opt, fd = 0, rc = 0;
 	long threads = 0;
 	bool unix_sock;
@@ -325,7 +342,15 @@ main(int argc, char **argv)
 		fprintf(stderr, "waymark-fcgi: cannot listen on %s\n", sock);
 		return 1;
 	}
-	admit_init(&pay_admit, (unsigned)cfg.payment_max_in_flight);
+	/* The payment cap holds for the whole pool on this host: its
+	 * processes share the slot file beside their socket. */
+	unix_sock = listens_on_unix_socket(fd, sock_path, sizeof(sock_path));
+	if (sock_path[0] && strlen(sock_path) + sizeof(".slots") <= sizeof(slot_path))
+		snprintf(slot_path, sizeof(slot_path), "%s.slots", sock_path);
+	if (admit_init(&pay_admit, (unsigned)cfg.payment_max_in_flight, slot_path[0] ? slot_path : NULL,
+	    err, sizeof(err)) < 0 || !slot_path[0])
+		fprintf(stderr, "waymark-fcgi: payment_max_in_flight counts per process here%s%s\n",
+		    slot_path[0] ? ": " : " (no socket file to share it beside)", slot_path[0] ? err : "");
 	/* TERM, INT and USR1 are taken by sigwait in this thread only; USR2
 	 * (no SA_RESTART) interrupts a serving thread's accept() at shutdown. */
 	sigemptyset(&stopset);
@@ -343,7 +368,6 @@ main(int argc, char **argv)
 		rc = 1;
 		goto out;
 	}
-	unix_sock = listens_on_unix_socket(fd);
 	for (size_t i = 0; i < n; i++) {
 		sv[i].fd = fd;
 		sv[i].unix_sock = unix_sock;

@@ -239,6 +239,7 @@ pay_run(const struct gate *g, struct req *r, struct resp *w)
 	char msg[256];
 	uint8_t txb[32];
 	bool has_tx = false, charged = false, unknown_retry = false, admitted = false;
+	struct admit_ticket ticket = { -1 };
 	enum err e;
 
 	if (x402_requirements_init(&rq, g->cfg, r->ep->price_usdc, r->path, r->query, r->ep->summary,
@@ -258,9 +259,9 @@ pay_run(const struct gate *g, struct req *r, struct resp *w)
 	if (hdr == NULL)
 		return challenge(w, &rq, ERR_PAYMENT_REQUIRED, NULL);
 	/* Bounded waiting on the facilitator: past payment_max_in_flight
-	 * payments in progress in this process, refuse at once, nothing
+	 * payments in progress on this host's pool, refuse at once, nothing
 	 * reserved or charged, rather than queue behind a slow facilitator. */
-	if (g->pay_admit && !(admitted = admit_enter(g->pay_admit))) {
+	if (g->pay_admit && !(admitted = admit_enter(g->pay_admit, &ticket))) {
 		resp_header(w, "Retry-After", "1");
 		e = resp_fail(w, ERR_PAYMENT_UNAVAILABLE, NULL, "Too many payments are in progress right now; "
 		    "nothing was charged. Retry shortly with the same payment.");
@@ -381,7 +382,7 @@ out:
 	if ((!charged || w->status >= 400) && r->pay.cancel && r->db)
 		r->pay.cancel(r);
 	if (admitted)
-		admit_leave(g->pay_admit);
+		admit_leave(g->pay_admit, &ticket);
 	fac_result_release(&fr);
 	json_object_put(reqs);
 	x402_payment_release(&p);

@@ -1,15 +1,54 @@
+#define _GNU_SOURCE   /* F_OFD_SETLK */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
 #include "admit.h"
 #include "banned.h"
 
-void
-admit_init(struct admit *a, unsigned cap)
+/* This thread's open file description of the slot file (-1: not open),
+ * and whether it holds a place: a description may hold several bytes,
+ * and relocking its own byte succeeds, so one place per thread at most. */
+static _Thread_local int slot_fd = -1;
+static _Thread_local bool holding;
+
+int
+admit_init(struct admit *a, unsigned cap, const char *path, char *err, size_t errcap)
 {
+	int fd;
+
 	atomic_init(&a->held, 0);
+	atomic_init(&a->next, (unsigned)getpid());
 	a->cap = cap;
+	a->path[0] = '\0';
+	if (path == NULL)
+		return 0;
+	if (strlen(path) >= sizeof(a->path)) {
+		snprintf(err, errcap, "slot file path too long: %s", path);
+		return -1;
+	}
+	/* Create it now, so a folder we cannot write is known at start. */
+	if ((fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600)) < 0) {
+		snprintf(err, errcap, "cannot open the slot file %s: %s", path, strerror(errno));
+		return -1;
+	}
+	close(fd);
+	memcpy(a->path, path, strlen(path) + 1);
+	return 0;
 }
 
-bool
-admit_enter(struct admit *a)
+static bool
+lock_byte(int fd, short type, unsigned at)
+{
+	struct flock fl = { .l_type = type, .l_whence = SEEK_SET, .l_start = (off_t)at, .l_len = 1 };
+
+	return fcntl(fd, F_OFD_SETLK, &fl) == 0;
+}
+
+static bool
+count_enter(struct admit *a)
 {
 	unsigned n = atomic_load_explicit(&a->held, memory_order_relaxed);
 
@@ -21,8 +60,59 @@ admit_enter(struct admit *a)
 	return true;
 }
 
-void
-admit_leave(struct admit *a)
+bool
+admit_enter(struct admit *a, struct admit_ticket *t)
 {
-	atomic_fetch_sub_explicit(&a->held, 1, memory_order_acq_rel);
+	unsigned start;
+
+	t->slot = -1;
+	if (a->path[0] == '\0')
+		return count_enter(a);
+	if (holding)
+		return false;
+	if (slot_fd < 0 && (slot_fd = open(a->path, O_RDWR | O_CLOEXEC)) < 0) {
+		/* The file went away under us: refuse rather than admit past a
+		 * limit we can no longer see. */
+		fprintf(stderr, "waymark: admission: cannot open %s: %s\n", a->path, strerror(errno));
+		return false;
+	}
+	/* Start each search somewhere else, so concurrent callers rarely try
+	 * the same byte. */
+	start = atomic_fetch_add_explicit(&a->next, 1, memory_order_relaxed);
+	for (unsigned i = 0; i < a->cap; i++) {
+		unsigned s = (start + i) % a->cap;
+
+		if (lock_byte(slot_fd, F_WRLCK, s)) {
+			t->slot = (int)s;
+			holding = true;
+			return true;
+		}
+		if (errno != EAGAIN && errno != EACCES) {
+			fprintf(stderr, "waymark: admission: lock on %s: %s\n", a->path, strerror(errno));
+			return false;
+		}
+	}
+	return false;
+}
+
+void
+admit_leave(struct admit *a, struct admit_ticket *t)
+{
+	if (t->slot < 0) {
+		if (a->path[0] == '\0')
+			atomic_fetch_sub_explicit(&a->held, 1, memory_order_acq_rel);
+	} else if (slot_fd >= 0) {
+		lock_byte(slot_fd, F_UNLCK, (unsigned)t->slot);
+		holding = false;
+	}
+	t->slot = -1;
+}
+
+void
+admit_thread_release(void)
+{
+	if (slot_fd >= 0)
+		close(slot_fd);
+	slot_fd = -1;
+	holding = false;
 }

@@ -1,30 +1,59 @@
 /*
- * admit.h: a non-blocking admission counter shared by the threads of one
- * process: at most `cap` holders at once; a caller past it is refused at
- * once instead of waiting (the worker answers 503 with Retry-After). The
- * count is atomic; nothing else is shared.
+ * admit.h: a non-blocking admission limit: at most `cap` holders at once,
+ * and a caller past it is refused at once instead of waiting (the worker
+ * answers 503 with Retry-After).
  *
- * Return conventions: admit_enter is a predicate (true: admitted, and the
- * caller must call admit_leave once).
+ * The limit is shared by every process that opens the same slot file
+ * (every worker process of a pool listens on one socket and uses the file
+ * beside it), so it is a limit per host, whichever process the listening
+ * socket happens to hand a request to. A holder owns one byte-range lock
+ * on that file, taken through its own open file description (OFD lock), so
+ * the kernel gives every place back when a process dies. Without a slot
+ * file (a TCP socket, or a folder the worker cannot write), the limit is
+ * an atomic count within the process. docs/ARCHITECTURE.md, "Worker".
+ *
+ * Each thread opens the file once for itself (admit_thread_release closes
+ * it when the thread ends) and holds at most one place at a time: with the
+ * slot file, a second admit_enter before admit_leave is refused.
+ *
+ * Return conventions: admit_init is an action (0, or -1 with err set);
+ * admit_enter is a predicate (true: admitted, and the caller must call
+ * admit_leave once with the same ticket).
  */
 #ifndef WAYMARK_ADMIT_H
 #define WAYMARK_ADMIT_H
 
+#include <limits.h>
 #include <stdatomic.h>
 #include <stdbool.h>
+#include <stddef.h>
 
 struct admit {
-	atomic_uint held;   /* current holders */
-	unsigned cap;       /* fixed before the threads start */
+	atomic_uint held;         /* holders in this process (no slot file) */
+	atomic_uint next;         /* where the next slot search starts */
+	unsigned cap;             /* fixed before the threads start */
+	char path[PATH_MAX];      /* the slot file; "" when the count is per process */
 };
 
-/* Set the cap (before any thread uses a). */
-void admit_init(struct admit *a, unsigned cap);
+/* One admission: the slot held (-1 when counted in the process). */
+struct admit_ticket {
+	int slot;
+};
+
+/*
+ * Set the cap, and share it through the slot file at path (created when
+ * missing) when path is not NULL. -1 (err says why) when the file cannot
+ * be opened: a then counts within the process, and stays usable.
+ */
+int admit_init(struct admit *a, unsigned cap, const char *path, char *err, size_t errcap);
 
 /* Take a place when fewer than cap are held; false (nothing taken) otherwise. */
-bool admit_enter(struct admit *a);
+bool admit_enter(struct admit *a, struct admit_ticket *t);
 
-/* Give back a place taken by admit_enter. */
-void admit_leave(struct admit *a);
+/* Give back the place taken by admit_enter. */
+void admit_leave(struct admit *a, struct admit_ticket *t);
+
+/* Close this thread's handle on the slot file (at thread exit). */
+void admit_thread_release(void);
 
 #endif

@@ -31,7 +31,7 @@ const struct config_key config_keys[] = {
 	{ "remote_threads", CT_UINT, N(remote_threads), "32", 1, 1024, false,
 	    "threads per worker process of the remote pool: requests that may wait on the "
 	    "facilitator, the chain RPC or MariaDB at once are remote_workers x remote_threads" },
-	{ "payment_max_in_flight", CT_UINT, N(payment_max_in_flight), "24", 1, 1024, false,
+	{ "payment_max_in_flight", CT_UINT, N(payment_max_in_flight), "48", 1, 1024, false,
 	    "paid requests with a payment in progress at once, per remote worker process; past it a "
 	    "paid request gets 503 payment_unavailable with Retry-After, nothing charged" },
 	{ "db_socket", CT_STRING, S(db_socket), "", 0, 0, false,

@@ -29,7 +29,7 @@ struct config {
 	uint64_t worker_threads;        /* threads per process of the free pool */
 	uint64_t remote_workers;        /* processes of the remote pool */
 	uint64_t remote_threads;        /* threads per process of the remote pool */
-	uint64_t payment_max_in_flight; /* per remote process: paid requests past the 402 at once */
+	uint64_t payment_max_in_flight; /* per remote pool on this host: paid requests past the 402 at once */
 
 	char db_socket[1024];
 	char db_host[256];
