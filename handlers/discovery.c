@@ -21,15 +21,9 @@
  * A route is a candidate while any of its descriptions is current: the
  * newest unexpired context describes it, else a catalog listing does.
  *
- * Each worker process keeps the described routes in memory (the corpus: verified
- * routes, their text in a word-prefix index, usage and prices), so a
- * request touches no table. At most every discovery_check_ms cheap
- * fingerprint queries tell whether contexts or the catalog changed (full
- * reload), or only the recognition index or the reviews moved; the first
- * request after the earliest expiry of a loaded context reloads at once,
- * so an expired description is never served and an older current one
- * takes its place. Terms match word prefixes ("weath" finds "weather"),
- * case-insensitively for ASCII.
+ * The corpus (corpus.h) keeps the described routes in memory, so a
+ * request touches no table, and keeps them current. Terms match word
+ * prefixes ("weath" finds "weather"), case-insensitively for ASCII.
  *
  * Coverage: each source has its own state. routes (contexts and catalog)
  * are needed by every query: when they cannot be read the corpus is
@@ -39,85 +33,32 @@
  * checkpoint and its aggregates can be read. An unavailable source is
  * never shown as an empty success.
  */
-#include <ctype.h>
 #include <inttypes.h>
-#include <pthread.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "brand.h"
-#include "buf.h"
 #include "config.h"
+#include "corpus.h"
 #include "db.h"
 #include "discovery.h"
 #include "hex.h"
 #include "json.h"
-#include "route.h"
 #include "sqlfmt.h"
 #include "table.h"
 #include "timefmt.h"
-#include "url.h"
 #include "wordindex.h"
 #include "banned.h"
 
 #define TERMS_MAX 8
-
-enum field_id { F_TITLE, F_SUMMARY, F_CONTEXT, F_URL, F__MAX };
 
 static const char *const field_names[F__MAX] = {
 	[F_TITLE] = "title", [F_SUMMARY] = "summary", [F_CONTEXT] = "signed route context",
 	[F_URL] = "URL",
 };
 static const int field_weight[F__MAX] = { [F_TITLE] = 3, [F_SUMMARY] = 2, [F_CONTEXT] = 2, [F_URL] = 1 };
-
-/* One described route of the corpus. Strings are malloc'd. */
-struct cand {
-	uint8_t route_id[32];
-	char method[16];
-	char *url, *title, *summary, *context;
-	bool from_context, from_catalog;
-	char price_usdc[100];
-	char checked_at[32];
-	long long created;          /* the context note's createdAt (newest describes) */
-	long long expires;          /* the context note's expiresAt; 0 for catalog-only */
-	uint64_t uses, wallets;
-	uint64_t boon_reviews, boon_reviewers;
-	json_object *reviews;       /* up to 10 review items, newest first (or NULL) */
-};
-
-struct corpus {
-	bool loaded;
-	uint64_t checked_ms;
-	uint64_t chain_id;
-	char desc_fp[256];          /* contexts and catalog fingerprint */
-	char usage_fp[64];          /* indexer checkpoint */
-	char reviews_fp[64];        /* review count and newest id */
-	long long next_expiry;      /* earliest expiresAt of a loaded context; 0: none */
-	uint32_t *order;            /* entries by review evidence, then route ID (no-q order) */
-	bool activity;              /* the recognition index exists and its aggregates load */
-	bool reviews_ok;            /* the reviews loaded */
-	struct cand *e;             /* sorted by route ID */
-	size_t n;
-	struct wordindex wi;
-	uint32_t *match;            /* per entry and field: bit per query term */
-	uint32_t *touched;          /* entries matched by this query */
-	size_t ntouched;
-	uint32_t *seen;             /* per entry: the query generation that touched it */
-	int *rel;                   /* per entry: relevance within this query */
-	uint32_t gen;
-};
-
-/*
- * One corpus per worker process, shared by its threads: corpus_lock guards
- * it and its per-query scratch (match, touched, seen, rel, gen), so one
- * query or reload runs at a time in a process. Discovery is CPU-bound and
- * short; the free pool runs at least as many processes as cores.
- */
-static pthread_mutex_t corpus_lock = PTHREAD_MUTEX_INITIALIZER;
-static struct corpus corpus;
 
 struct terms {
 	size_t n;
@@ -137,511 +78,8 @@ add_term(const char *word, void *arg)
 	snprintf(tm->t[tm->n++], sizeof(tm->t[0]), "%s", word);
 }
 
-static uint64_t
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
-/* A malloc'd copy of at most max characters of s, cut at a UTF-8 boundary. */
-static char *
-dup_chars(const char *s, size_t max)
-{
-	size_t j = 0, chars = 0;
-	char *d;
-
-	s = s ? s : "";
-	while (s[j] && chars < max) {
-		j++;
-		while (s[j] && ((unsigned char)s[j] & 0xc0) == 0x80)
-			j++;
-		chars++;
-	}
-	d = malloc(j + 1);
-	if (d) {
-		memcpy(d, s, j);
-		d[j] = '\0';
-	}
-	return d;
-}
-
-static void
-cand_free(struct cand *c)
-{
-	free(c->url);
-	free(c->title);
-	free(c->summary);
-	free(c->context);
-	json_object_put(c->reviews);
-	c->url = c->title = c->summary = c->context = NULL;
-	c->reviews = NULL;
-}
-
-static void
-corpus_clear(struct corpus *k)
-{
-	for (size_t i = 0; i < k->n; i++)
-		cand_free(&k->e[i]);
-	free(k->e);
-	free(k->match);
-	free(k->touched);
-	free(k->seen);
-	free(k->rel);
-	free(k->order);
-	wordindex_release(&k->wi);
-	memset(k, 0, sizeof(*k));
-}
-
-static int
-cand_cmp_route(const void *a, const void *b)
-{
-	return memcmp(((const struct cand *)a)->route_id, ((const struct cand *)b)->route_id, 32);
-}
-
-/* Append the rows of one source into *c. */
-static enum db_rc
-load_rows(struct db *db, const char *sql, bool context, struct cand **c, size_t *n, size_t *cap)
-{
-	MYSQL_RES *res = NULL;
-	MYSQL_ROW row;
-	enum db_rc rc = db_query(db, sql, &res);
-
-	if (rc != DB_OK)
-		return rc;
-	while (res && (row = mysql_fetch_row(res)) != NULL) {
-		unsigned long *len = mysql_fetch_lengths(res);
-		struct cand *x;
-
-		if (len[0] != 32)
-			continue;
-		if (*n == *cap) {
-			size_t ncap = *cap ? *cap * 2 : 256;
-			struct cand *nc = realloc(*c, ncap * sizeof(*nc));
-
-			if (nc == NULL) {
-				rc = DB_ERROR;
-				break;
-			}
-			*c = nc;
-			*cap = ncap;
-		}
-		x = &(*c)[(*n)++];
-		memset(x, 0, sizeof(*x));
-		memcpy(x->route_id, row[0], 32);
-		snprintf(x->method, sizeof(x->method), "%s", row[1] ? row[1] : "");
-		x->url = dup_chars(row[2], 2048);
-		x->title = dup_chars(row[3], 160);
-		x->summary = dup_chars(row[4], 1000);
-		if (context) {
-			x->from_context = true;
-			x->context = dup_chars(row[5], 4000);
-			x->created = row[7] ? strtoll(row[7], NULL, 10) : 0;
-			x->expires = row[8] ? strtoll(row[8], NULL, 10) : 0;
-		} else {
-			x->from_catalog = true;
-			snprintf(x->price_usdc, sizeof(x->price_usdc), "%s", row[5] ? row[5] : "");
-		}
-		snprintf(x->checked_at, sizeof(x->checked_at), "%s", row[6] ? row[6] : "");
-		if (x->url == NULL || x->title == NULL || x->summary == NULL ||
-		    (context && x->context == NULL)) {
-			rc = DB_ERROR;
-			break;
-		}
-	}
-	if (res)
-		mysql_free_result(res);
-	return rc;
-}
-
-/*
- * Merge rows of the same route: the newest context (signed by a
- * participant) describes the route; a catalog listing adds its price.
- */
-static size_t
-merge(struct cand *c, size_t n)
-{
-	size_t m = 0;
-
-	if (n == 0)
-		return 0;
-	qsort(c, n, sizeof(*c), cand_cmp_route);
-	for (size_t i = 0; i < n; i++) {
-		struct cand *last = m ? &c[m - 1] : NULL;
-
-		if (last && memcmp(last->route_id, c[i].route_id, 32) == 0) {
-			if (c[i].from_context && (!last->from_context || c[i].created > last->created)) {
-				struct cand old = *last;
-
-				*last = c[i];
-				if (old.from_catalog && !last->price_usdc[0]) {
-					memcpy(last->price_usdc, old.price_usdc, sizeof(old.price_usdc));
-					memcpy(last->checked_at, old.checked_at, sizeof(old.checked_at));
-					last->from_catalog = true;
-				}
-				cand_free(&old);
-			} else {
-				if (c[i].from_catalog && !last->price_usdc[0]) {
-					memcpy(last->price_usdc, c[i].price_usdc, sizeof(last->price_usdc));
-					memcpy(last->checked_at, c[i].checked_at, sizeof(last->checked_at));
-					last->from_catalog = true;
-				}
-				cand_free(&c[i]);
-			}
-			continue;
-		}
-		if (m != i)
-			c[m] = c[i];
-		m++;
-	}
-	return m;
-}
-
-/* The route URL recomputes to the route ID and passes the public policy. */
-static bool
-verified(struct cand *c)
-{
-	static struct route_parts parts;
-	uint8_t id[32];
-	char *url;
-
-	if (route_id(c->method, strlen(c->method), c->url, strlen(c->url), id, &parts) != ROUTE_OK ||
-	    memcmp(id, c->route_id, 32) != 0 || parts.url.origin_len + parts.url.path_len > 2048 ||
-	    strlen(parts.method) >= sizeof(c->method))
-		return false;
-	url = malloc(parts.url.origin_len + parts.url.path_len + 1);
-	if (url == NULL)
-		return false;
-	memcpy(url, parts.url.origin, parts.url.origin_len);
-	memcpy(url + parts.url.origin_len, parts.url.path, parts.url.path_len + 1);
-	free(c->url);
-	c->url = url;
-	memcpy(c->method, parts.method, strlen(parts.method) + 1);
-	return url_check_public(c->url, strlen(c->url), URL_EXACT, NULL) == URL_OK &&
-	    c->title[0] && c->summary[0];
-}
-
-/*
- * Run q, whose rows are (route ID, count, count), and store the two counts
- * of each corpus route at the given offsets of its entry (zero for routes
- * without a row).
- */
-static enum db_rc
-load_counts(struct db *db, struct corpus *k, const char *q, size_t off_a, size_t off_b)
-{
-	MYSQL_RES *res = NULL;
-	MYSQL_ROW row;
-	enum db_rc rc;
-
-	for (size_t i = 0; i < k->n; i++) {
-		*(uint64_t *)(void *)((char *)&k->e[i] + off_a) = 0;
-		*(uint64_t *)(void *)((char *)&k->e[i] + off_b) = 0;
-	}
-	if ((rc = db_query(db, q, &res)) != DB_OK)
-		return rc;
-	while (res && (row = mysql_fetch_row(res)) != NULL) {
-		unsigned long *len = mysql_fetch_lengths(res);
-		struct cand key, *hit;
-
-		if (len[0] != 32)
-			continue;
-		memcpy(key.route_id, row[0], 32);
-		if ((hit = bsearch(&key, k->e, k->n, sizeof(*k->e), cand_cmp_route)) != NULL) {
-			*(uint64_t *)(void *)((char *)hit + off_a) = strtoull(row[1], NULL, 10);
-			*(uint64_t *)(void *)((char *)hit + off_b) = strtoull(row[2], NULL, 10);
-		}
-	}
-	if (res)
-		mysql_free_result(res);
-	return DB_OK;
-}
-
-/* Usage of every corpus route from the recognition aggregates. */
-static enum db_rc
-load_usage(struct db *db, struct corpus *k)
-{
-	char q[256];
-
-	if (sql_format(q, sizeof(q), "SELECT route_id, recognition_count, tipper_count FROM "
-	    "route_recognition_stats WHERE chain_id = %" PRIu64, k->chain_id) < 0)
-		return DB_ERROR;
-	return load_counts(db, k, q, offsetof(struct cand, uses), offsetof(struct cand, wallets));
-}
-
-/* The entries qsort orders (it has no context argument); per thread. */
-static _Thread_local const struct cand *order_entries;
-
-/* More boon_backed reviews first, then more distinct reviewers, then route ID. */
-static int
-evidence_cmp(uint32_t a, uint32_t b, const struct cand *e)
-{
-	if (e[a].boon_reviews != e[b].boon_reviews)
-		return e[a].boon_reviews > e[b].boon_reviews ? -1 : 1;
-	if (e[a].boon_reviewers != e[b].boon_reviewers)
-		return e[a].boon_reviewers > e[b].boon_reviewers ? -1 : 1;
-	return (a > b) - (a < b);
-}
-
-static int
-order_cmp(const void *x, const void *y)
-{
-	return evidence_cmp(*(const uint32_t *)x, *(const uint32_t *)y, order_entries);
-}
-
-/*
- * One review item of a candidate (docs/PROTOCOL.md, Discovery snapshot),
- * citing the free review source.
- */
-static json_object *
-review_item(const struct config *cfg, const uint8_t route_id[32], const char *text,
-    const char *lane, const char *wallet_hex, const char *published)
-{
-	json_object *it = json_object_new_object();
-	char rid[67], wallet[43], src[CONFIG_STR_MAX + 128];
-
-	hex_encode(route_id, 32, rid);
-	snprintf(wallet, sizeof(wallet), "0x%s", wallet_hex);
-	snprintf(src, sizeof(src), "%s/api/site/x402/routes/%s/reviews", cfg->public_base_url, rid);
-	json_object_object_add(it, "text", json_object_new_string(text));
-	json_object_object_add(it, "evidenceKind", json_object_new_string(lane));
-	json_object_object_add(it, "reviewer", json_object_new_string(wallet));
-	json_object_object_add(it, "publishedAt", json_object_new_string(published));
-	json_object_object_add(it, "sourceUrl", json_object_new_string(src));
-	return it;
-}
-
-/*
- * Review evidence of every corpus route: boon_backed counts for ranking and
- * up to 10 newest review items of any lane for the candidates.
- */
-static enum db_rc
-load_reviews(struct db *db, const struct config *cfg, struct corpus *k)
-{
-	char q[1024];
-	MYSQL_RES *res = NULL;
-	MYSQL_ROW row;
-	enum db_rc rc;
-
-	for (size_t i = 0; i < k->n; i++) {
-		json_object_put(k->e[i].reviews);
-		k->e[i].reviews = NULL;
-	}
-	if (sql_format(q, sizeof(q), "SELECT route_id, COUNT(*), COUNT(DISTINCT reviewer) FROM reviews "
-	    "WHERE chain_id = %" PRIu64 " AND lane = '" BRAND_LANE "' GROUP BY route_id", k->chain_id) < 0)
-		return DB_ERROR;
-	if ((rc = load_counts(db, k, q, offsetof(struct cand, boon_reviews),
-	    offsetof(struct cand, boon_reviewers))) != DB_OK)
-		return rc;
-	res = NULL;
-	if (sql_format(q, sizeof(q), "SELECT route_id, lane, review_text, LOWER(HEX(reviewer)), "
-	    "DATE_FORMAT(published_at, '%%Y-%%m-%%dT%%H:%%i:%%sZ') FROM (SELECT route_id, lane, "
-	    "review_text, reviewer, published_at, ROW_NUMBER() OVER (PARTITION BY route_id ORDER BY "
-	    "published_at DESC, id DESC) AS n FROM reviews WHERE chain_id = %" PRIu64 ") t WHERE n <= 10 "
-	    "ORDER BY route_id, n", k->chain_id) < 0)
-		return DB_ERROR;
-	if ((rc = db_query(db, q, &res)) != DB_OK)
-		return rc;
-	while (res && (row = mysql_fetch_row(res)) != NULL) {
-		unsigned long *len = mysql_fetch_lengths(res);
-		struct cand key, *hit;
-
-		if (len[0] != 32)
-			continue;
-		memcpy(key.route_id, row[0], 32);
-		if ((hit = bsearch(&key, k->e, k->n, sizeof(*k->e), cand_cmp_route)) == NULL)
-			continue;
-		if (hit->reviews == NULL)
-			hit->reviews = json_object_new_array();
-		json_object_array_add(hit->reviews, review_item(cfg, hit->route_id, row[2], row[1], row[3],
-		    row[4]));
-	}
-	if (res)
-		mysql_free_result(res);
-	return rc;
-}
-
-/* Forget every review of the corpus (the reviews source is unavailable). */
-static void
-reviews_clear(struct corpus *k)
-{
-	for (size_t i = 0; i < k->n; i++) {
-		json_object_put(k->e[i].reviews);
-		k->e[i].reviews = NULL;
-		k->e[i].boon_reviews = k->e[i].boon_reviewers = 0;
-	}
-}
-
-/* The no-q order of the entries (by review evidence, then route ID). */
-static int
-corpus_order(struct corpus *k)
-{
-	free(k->order);
-	k->order = calloc(k->n + 1, sizeof(*k->order));
-	if (k->order == NULL)
-		return -1;
-	for (size_t i = 0; i < k->n; i++)
-		k->order[i] = (uint32_t)i;
-	order_entries = k->e;
-	if (k->n > 0)
-		qsort(k->order, k->n, sizeof(*k->order), order_cmp);
-	return 0;
-}
-
-/*
- * Load every current description (contexts unexpired at now, catalog
- * listings), verify each route and index its text; k->next_expiry is the
- * earliest expiry among the loaded contexts.
- */
-static enum db_rc
-load_corpus(struct db *db, struct corpus *k, long long now)
-{
-	char q[1024];
-	struct cand *c = NULL;
-	size_t n = 0, cap = 0, kept = 0;
-	enum db_rc rc;
-
-	if (sql_format(q, sizeof(q), "SELECT route_id, method, public_endpoint_url, "
-	    "CONCAT(method, ' ', SUBSTRING(public_endpoint_url, 9)), CONCAT(intent, ' ', fit), "
-	    "CONCAT_WS(' ', intent, fit, limits_text), DATE_FORMAT(published_at, '%%Y-%%m-%%dT%%H:%%i:%%sZ'), "
-	    "note_created_at, note_expires_at FROM route_contexts WHERE chain_id = %" PRIu64
-	    " AND note_expires_at > %lld", k->chain_id, now) < 0)
-		return DB_ERROR;
-	rc = load_rows(db, q, true, &c, &n, &cap);
-	if (rc == DB_OK)
-		rc = load_rows(db, "SELECT route_id, method, resource_url, service_name, description, "
-		    "price_usdc, DATE_FORMAT(synced_at, '%Y-%m-%dT%H:%i:%sZ') FROM catalog_resources "
-		    "WHERE route_id IS NOT NULL", false, &c, &n, &cap);
-	if (rc != DB_OK) {
-		for (size_t i = 0; i < n; i++)
-			cand_free(&c[i]);
-		free(c);
-		return rc;
-	}
-	k->next_expiry = 0;
-	for (size_t i = 0; i < n; i++)
-		if (c[i].from_context && (k->next_expiry == 0 || c[i].expires < k->next_expiry))
-			k->next_expiry = c[i].expires;
-	n = merge(c, n);
-	for (size_t i = 0; i < n; i++) {
-		if (verified(&c[i]))
-			c[kept++] = c[i];
-		else
-			cand_free(&c[i]);
-	}
-	k->e = c;
-	k->n = kept;
-	k->match = calloc(kept * F__MAX + 1, sizeof(*k->match));
-	k->touched = calloc(kept + 1, sizeof(*k->touched));
-	k->seen = calloc(kept + 1, sizeof(*k->seen));
-	k->rel = calloc(kept + 1, sizeof(*k->rel));
-	wordindex_init(&k->wi);
-	if (k->match == NULL || k->touched == NULL || k->seen == NULL || k->rel == NULL)
-		return DB_ERROR;
-	for (size_t i = 0; i < kept; i++) {
-		const char *text[F__MAX] = { c[i].title, c[i].summary, c[i].context, c[i].url };
-
-		for (int f = 0; f < F__MAX; f++)
-			if (text[f] && wordindex_add(&k->wi, (uint32_t)i, (unsigned)f, text[f],
-			    strlen(text[f])) < 0)
-				return DB_ERROR;
-	}
-	return wordindex_build(&k->wi) < 0 ? DB_ERROR : DB_OK;
-}
-
-/* One fingerprint query's single value into out[cap]; "" when NULL. */
-static enum db_rc
-fingerprint(struct db *db, const char *q, char *out, size_t cap)
-{
-	MYSQL_RES *res = NULL;
-	MYSQL_ROW row;
-	enum db_rc rc = db_query(db, q, &res);
-
-	out[0] = '\0';
-	if (rc == DB_OK && res && (row = mysql_fetch_row(res)) != NULL)
-		snprintf(out, cap, "%s", row[0] ? row[0] : "");
-	else if (rc == DB_OK)
-		rc = DB_ERROR;
-	if (res)
-		mysql_free_result(res);
-	return rc;
-}
-
-/*
- * Make the corpus current: at most every discovery_check_ms (at once when
- * a loaded context has expired), compare each source's fingerprint and
- * reload what changed. The routes failing drops the corpus (DB_ERROR); the
- * reviews or the recognition index failing only marks that source
- * unavailable.
- */
-static enum db_rc
-corpus_refresh(struct req *r)
-{
-	struct corpus *k = &corpus;
-	uint64_t now = now_ms(), chain = r->cfg->chain_id;
-	long long wall = (long long)time(NULL);
-	char q[512], desc[256], usage[64], reviews[64];
-	bool expired = k->loaded && k->next_expiry != 0 && wall >= k->next_expiry;
-	bool reload, reorder;
-	enum db_rc rc;
-
-	if (k->loaded && k->chain_id == chain && !expired && now - k->checked_ms < r->cfg->discovery_check_ms)
-		return DB_OK;
-	if (sql_format(q, sizeof(q), "SELECT CONCAT_WS(':', (SELECT COUNT(*) FROM route_contexts WHERE "
-	    "chain_id = %" PRIu64 "), (SELECT IFNULL(MAX(published_at), '') FROM route_contexts WHERE "
-	    "chain_id = %" PRIu64 "), (SELECT COUNT(*) FROM catalog_resources), (SELECT "
-	    "IFNULL(MAX(generation), 0) FROM catalog_resources))", chain, chain) < 0)
-		return DB_ERROR;
-	if ((rc = fingerprint(r->db, q, desc, sizeof(desc))) != DB_OK) {
-		corpus_clear(k);
-		return rc;
-	}
-	reload = !k->loaded || k->chain_id != chain || expired || strcmp(desc, k->desc_fp) != 0;
-	reorder = reload;
-	if (reload) {
-		corpus_clear(k);
-		k->chain_id = chain;
-		if ((rc = load_corpus(r->db, k, wall)) != DB_OK) {
-			corpus_clear(k);
-			return rc;
-		}
-	}
-	if (sql_format(q, sizeof(q), "SELECT IFNULL(MAX(block_number), 'none') FROM indexer_checkpoints "
-	    "WHERE chain_id = %" PRIu64, chain) < 0 || fingerprint(r->db, q, usage, sizeof(usage)) != DB_OK)
-		snprintf(usage, sizeof(usage), "failed");
-	if (strcmp(usage, "failed") == 0 || strcmp(usage, "none") == 0) {
-		k->activity = false;
-	} else if (reload || !k->activity || strcmp(usage, k->usage_fp) != 0) {
-		k->activity = load_usage(r->db, k) == DB_OK;
-		if (!k->activity)
-			snprintf(usage, sizeof(usage), "failed");
-	}
-	if (sql_format(q, sizeof(q), "SELECT CONCAT(COUNT(*), ':', IFNULL(MAX(id), 0)) FROM reviews WHERE "
-	    "chain_id = %" PRIu64, chain) < 0 || fingerprint(r->db, q, reviews, sizeof(reviews)) != DB_OK) {
-		reorder = reorder || k->reviews_ok;
-		k->reviews_ok = false;
-		reviews[0] = '\0';
-		reviews_clear(k);
-	} else if (reload || !k->reviews_ok || strcmp(reviews, k->reviews_fp) != 0) {
-		reorder = true;
-		k->reviews_ok = load_reviews(r->db, r->cfg, k) == DB_OK;
-		if (!k->reviews_ok) {
-			reviews[0] = '\0';
-			reviews_clear(k);
-		}
-	}
-	if (reorder && corpus_order(k) < 0) {
-		corpus_clear(k);
-		return DB_ERROR;
-	}
-	k->loaded = true;
-	k->checked_ms = now;
-	memcpy(k->desc_fp, desc, sizeof(desc));
-	memcpy(k->usage_fp, usage, sizeof(usage));
-	memcpy(k->reviews_fp, reviews, sizeof(reviews));
-	return DB_OK;
-}
+/* The entries hit_rank orders; per thread. */
+static _Thread_local const struct cand *rank_entries;
 
 struct hit {
 	uint32_t doc;
@@ -656,7 +94,7 @@ hit_rank(const void *a, const void *b)
 
 	if (x->relevance != y->relevance)
 		return y->relevance - x->relevance;
-	return evidence_cmp(x->doc, y->doc, order_entries);
+	return corpus_evidence_cmp(x->doc, y->doc, rank_entries);
 }
 
 struct match_ctx {
@@ -717,22 +155,12 @@ match_reasons(const struct cand *c, const uint32_t *matched, const struct terms 
 		    "Listed in the synced x402 network catalog (untrusted listing data)."));
 	return a;
 }
+
 /* The reviewer's own review items on one route (discovery with reviewer). */
 struct mine {
 	uint8_t route_id[32];
 	json_object *items;        /* array, newest first */
 };
-
-/* A copy of a corpus JSON value: the answer outlives corpus_lock, and
- * json-c's reference counts are not atomic, so no corpus object is shared
- * with an answer. NULL when out of memory. */
-static json_object *
-corpus_copy(json_object *src)
-{
-	json_object *dst = NULL;
-
-	return json_object_deep_copy(src, &dst, NULL) == 0 ? dst : NULL;
-}
 
 static json_object *
 candidate_reviews(const struct cand *c, const struct mine *m, const char *reviewer_hex)
@@ -880,7 +308,7 @@ load_mine(struct req *r, const char *rhex, struct mine **out, size_t *n)
 			memcpy(m->route_id, row[0], 32);
 			m->items = json_object_new_array();
 		}
-		json_object_array_add(m->items, review_item(r->cfg, m->route_id, row[2], row[1], rhex,
+		json_object_array_add(m->items, corpus_review_item(r->cfg, m->route_id, row[2], row[1], rhex,
 		    row[3]));
 	}
 	if (res)
@@ -888,11 +316,11 @@ load_mine(struct req *r, const char *rhex, struct mine **out, size_t *n)
 	return rc;
 }
 
+/* The snapshot from k, a current corpus (corpus_lock held). */
 static enum err
-snapshot_locked(struct req *r, struct resp *w, const char *q, uint64_t limit,
+snapshot_locked(struct req *r, struct resp *w, struct corpus *k, const char *q, uint64_t limit,
     const struct addr *reviewer, json_object **out)
 {
-	struct corpus *k = &corpus;
 	struct terms tm = { .n = 0 };
 	struct hit *hits = NULL;
 	struct mine *mine = NULL;
@@ -902,10 +330,6 @@ snapshot_locked(struct req *r, struct resp *w, const char *q, uint64_t limit,
 	json_object *o, *query, *arr;
 
 	*out = NULL;
-	if (corpus_refresh(r) != DB_OK)
-		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL,
-		    "Discovery cannot answer while its route descriptions are unavailable; this is not "
-		    "an empty result.");
 	if (reviewer && !k->reviews_ok)
 		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL,
 		    "Discovery by reviewer cannot answer while the reviews are unavailable; this is not "
@@ -940,7 +364,7 @@ snapshot_locked(struct req *r, struct resp *w, const char *q, uint64_t limit,
 		}
 		/* Keep the best `limit` hits in order (insertion into a short array). */
 		hits = calloc(limit + 1, sizeof(*hits));
-		order_entries = k->e;
+		rank_entries = k->e;
 		for (size_t i = 0; hits && i < k->ntouched; i++) {
 			uint32_t d = k->touched[i];
 			struct hit h = { .doc = d, .relevance = k->rel[d] };
@@ -994,11 +418,17 @@ enum err
 discovery_snapshot(struct req *r, struct resp *w, const char *q, uint64_t limit,
     const struct addr *reviewer, json_object **out)
 {
+	struct corpus *k;
 	enum err e;
 
-	pthread_mutex_lock(&corpus_lock);
-	e = snapshot_locked(r, w, q, limit, reviewer, out);
-	pthread_mutex_unlock(&corpus_lock);
+	*out = NULL;
+	if (corpus_acquire(r, &k) != DB_OK)
+		e = resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL,
+		    "Discovery cannot answer while its route descriptions are unavailable; this is not "
+		    "an empty result.");
+	else
+		e = snapshot_locked(r, w, k, q, limit, reviewer, out);
+	corpus_release();
 	return e;
 }
 

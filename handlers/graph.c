@@ -1,7 +1,7 @@
 /*
  * graph.c: the paid recognition graph (docs/PROTOCOL.md, Paid reads), over the
  * routes the
- * directory selects (routes_select, routes.h: same query family, same
+ * directory selects (routes_select, directory.h: same query family, same
  * order, no cursor):
  *
  *   GET /api/v1/x402/graph?sort&context&limit=1..50 (20)&eventLimit=1..500 (100)
@@ -47,7 +47,7 @@
 #include "buf.h"
 #include "dbfail.h"
 #include "hex.h"
-#include "routes.h"
+#include "directory.h"
 #include "table.h"
 #include "timefmt.h"
 #include "banned.h"

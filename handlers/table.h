@@ -51,7 +51,7 @@ enum err h_mcp_get(struct req *r, struct resp *w);
 /* contexts.c (the shared reads are in contexts.h) */
 enum err h_route_contexts_post(struct req *r, struct resp *w);
 
-/* routes.c (paid reads) */
+/* routes.c (paid single-route reads) */
 enum err h_route_get(struct req *r, struct resp *w);
 enum err h_route_recognitions_get(struct req *r, struct resp *w);
 enum err h_route_reviews_get(struct req *r, struct resp *w);
@@ -59,7 +59,7 @@ enum err h_reviewer_reviews_get(struct req *r, struct resp *w);
 enum err h_routed_boons_get(struct req *r, struct resp *w);
 /* Cross-field checks (endpoint .check): exactly one of routeId/txHash. */
 enum err h_routed_boons_check(struct req *r, struct resp *w);
-/* The directory: choices of sort and context; .check refuses a cursor
+/* directory.c (the paid directory): choices of sort and context; .check refuses a cursor
  * that is malformed or was issued for another sort or context. */
 extern const char *const route_sort_names[];
 extern const char *const route_context_names[];
@@ -67,7 +67,7 @@ extern const char *const route_method_names[]; /* the method filter (docs/PROTOC
 enum err h_routes_get(struct req *r, struct resp *w);
 enum err h_routes_check(struct req *r, struct resp *w);
 
-/* graph.c (paid graph read; its route selection is routes_select, routes.h) */
+/* graph.c (paid graph read; its route selection is routes_select, directory.h) */
 enum err h_graph_get(struct req *r, struct resp *w);
 enum err h_graph_check(struct req *r, struct resp *w);
 

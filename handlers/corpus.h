@@ -1,0 +1,105 @@
+/*
+ * corpus.h: the discovery corpus of a worker process (docs/ARCHITECTURE.md,
+ * Discovery corpus): the described routes, their text in a word-prefix
+ * index, their usage, review evidence and prices, kept current from the
+ * database. discovery.c answers from it.
+ *
+ * One corpus per process, shared by its threads behind corpus_lock. The
+ * only way in is corpus_acquire(), which takes the lock; everything the
+ * corpus owns (entries, strings, JSON values, the index) stays the
+ * corpus's, and an answer that keeps a corpus JSON value takes
+ * corpus_copy() of it, never a reference.
+ */
+#ifndef WAYMARK_CORPUS_H
+#define WAYMARK_CORPUS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <json-c/json.h>
+
+#include "config.h"
+#include "db.h"
+#include "http.h"
+#include "wordindex.h"
+
+/* The indexed text fields of an entry (wordindex field numbers). */
+enum field_id { F_TITLE, F_SUMMARY, F_CONTEXT, F_URL, F__MAX };
+
+/* One described route of the corpus. Strings are malloc'd. */
+struct cand {
+	uint8_t route_id[32];
+	char method[16];
+	char *url, *title, *summary, *context;
+	bool from_context, from_catalog;
+	char price_usdc[100];
+	char checked_at[32];
+	long long created;          /* the context note's createdAt (newest describes) */
+	long long expires;          /* the context note's expiresAt; 0 for catalog-only */
+	uint64_t uses, wallets;
+	uint64_t boon_reviews, boon_reviewers;
+	json_object *reviews;       /* up to 10 review items, newest first (or NULL) */
+};
+
+/*
+ * The corpus. The query scratch (match, touched, ntouched, seen, rel,
+ * gen) is sized with the entries and belongs to the one query that holds
+ * corpus_lock; a query leaves match zeroed and ntouched 0 behind it.
+ */
+struct corpus {
+	bool loaded;
+	uint64_t checked_ms;
+	uint64_t chain_id;
+	char desc_fp[256];          /* contexts and catalog fingerprint */
+	char usage_fp[64];          /* indexer checkpoint */
+	char reviews_fp[64];        /* review count and newest id */
+	long long next_expiry;      /* earliest expiresAt of a loaded context; 0: none */
+	uint32_t *order;            /* entries by review evidence, then route ID (no-q order) */
+	bool activity;              /* the recognition index exists and its aggregates load */
+	bool reviews_ok;            /* the reviews loaded */
+	struct cand *e;             /* sorted by route ID */
+	size_t n;
+	struct wordindex wi;
+	uint32_t *match;            /* per entry and field: bit per query term */
+	uint32_t *touched;          /* entries matched by this query */
+	size_t ntouched;
+	uint32_t *seen;             /* per entry: the query generation that touched it */
+	int *rel;                   /* per entry: relevance within this query */
+	uint32_t gen;
+};
+
+/*
+ * Take corpus_lock and bring the corpus up to date for r (r->db
+ * connected). *out is the process's corpus whatever the result, valid
+ * until corpus_release(); the caller calls corpus_release() exactly once.
+ * DB_OK, or the code of the failure that left the routes unreadable (the
+ * corpus is then empty and must not be answered from).
+ */
+enum db_rc corpus_acquire(struct req *r, struct corpus **out);
+
+/* Release corpus_lock taken by corpus_acquire(). */
+void corpus_release(void);
+
+/*
+ * Review evidence order of entries a and b of e: more boon_backed reviews
+ * first, then more distinct reviewers, then the entry index (route ID).
+ * Negative, zero or positive, as qsort wants.
+ */
+int corpus_evidence_cmp(uint32_t a, uint32_t b, const struct cand *e);
+
+/*
+ * One review item of a candidate (docs/PROTOCOL.md, Discovery snapshot),
+ * citing the free review source. A new object the caller owns.
+ */
+json_object *corpus_review_item(const struct config *cfg, const uint8_t route_id[32],
+    const char *text, const char *lane, const char *wallet_hex, const char *published);
+
+/*
+ * A deep copy of a corpus JSON value: the answer outlives corpus_lock, and
+ * json-c's reference counts are not atomic, so no corpus object is shared
+ * with an answer. The caller owns the copy; NULL when out of memory.
+ */
+json_object *corpus_copy(json_object *src);
+
+#endif
