@@ -60,7 +60,7 @@ load_record(struct req *r, const struct publication *p, json_object **out)
 	if (sql_format(q, sizeof(q), "SELECT " REVIEW_COLUMNS " FROM " REVIEW_FROM " WHERE r.chain_id = %"
 	    PRIu64 " AND r.digest = X'%s' AND r.lane = '%s'", r->cfg->chain_id, p->dg, p->lane->name) < 0)
 		return DB_ERROR;
-	if ((rc = db_query(r->db, q, &res)) != DB_OK)
+	if ((rc = db_query_text(r->db, q, &res)) != DB_OK)
 		return rc;
 	if (res && (row = mysql_fetch_row(res)) != NULL) {
 		*out = review_record(row);
@@ -95,7 +95,7 @@ own_state(struct req *r, const struct publication *p, char *st, size_t cap)
 	    "review_publications WHERE chain_id = %" PRIu64 " AND digest = X'%s' LIMIT 1",
 	    r->cfg->chain_id, p->dg, r->cfg->chain_id, p->dg) < 0)
 		return DB_ERROR;
-	if ((rc = db_query_pair(r->db, q, state, sig, scap)) != DB_OK)
+	if ((rc = db_query_pair_text(r->db, q, state, sig, scap)) != DB_OK)
 		return rc;
 	if (sv->len > 2 && strlen(sig) == sv->len - 2 && memcmp(sig, sv->text + 2, sv->len - 2) == 0)
 		snprintf(st, cap, "%s", state);
@@ -116,7 +116,7 @@ slot_holder(struct req *r, const struct publication *p, char *dg_out, char *st_o
 	    "LIMIT 1", r->cfg->chain_id, p->rid, p->lane->name, p->who, STALE_RESERVATION,
 	    r->cfg->chain_id, p->lane->name, p->who, p->rid) < 0)
 		return DB_ERROR;
-	return db_query_pair(r->db, q, dg_out, st_out, cap);
+	return db_query_pair_text(r->db, q, dg_out, st_out, cap);
 }
 
 /* The holder of this review's receipt, when it has one. */
@@ -136,7 +136,7 @@ receipt_holder(struct req *r, const struct publication *p, char *dg_out, char *s
 	    "FROM review_publications WHERE chain_id = %" PRIu64 " AND receipt_digest = X'%s' LIMIT 1",
 	    r->cfg->chain_id, p->receipt_dg, STALE_RESERVATION, r->cfg->chain_id, p->receipt_dg) < 0)
 		return DB_ERROR;
-	return db_query_pair(r->db, q, dg_out, st_out, cap);
+	return db_query_pair_text(r->db, q, dg_out, st_out, cap);
 }
 
 /* Undo this request's reservation: cancel_pending, then removed. */
@@ -160,12 +160,12 @@ cancel(struct req *r)
 	if (sql_format(q, sizeof(q), "UPDATE review_publications SET state = 'cancel_pending', updated_at = "
 	    "UTC_TIMESTAMP(6) WHERE chain_id = %" PRIu64 " AND digest = X'%s' AND state = "
 	    "'reserved_unpaid'%s AND " NOT_CHARGED, r->cfg->chain_id, p->dg, mine) < 0 ||
-	    db_exec(r->db, q, false) != DB_OK)
+	    db_exec_text(r->db, q, false) != DB_OK)
 		return;
 	/* If this fails, the next reservation of the slot removes the row. */
 	if (sql_format(q, sizeof(q), "DELETE FROM review_publications WHERE chain_id = %" PRIu64 " AND "
 	    "digest = X'%s' AND state = 'cancel_pending'", r->cfg->chain_id, p->dg) == 0)
-		db_exec(r->db, q, false);
+		db_exec_text(r->db, q, false);
 	p->reserved = false;
 }
 
@@ -202,7 +202,7 @@ reserve(struct req *r, const struct publication *p)
 	bad |= add_text(r, &q, p->authority_json, p->authority_json ? strlen(p->authority_json) : 0);
 	buf_adds(&q, ")");
 	if (bad == 0 && !q.full)
-		rc = db_exec(r->db, buf_str(&q), false);
+		rc = db_exec_text(r->db, buf_str(&q), false);
 	buf_release(&q);
 	return rc;
 }
@@ -221,7 +221,7 @@ sweep(struct req *r, const struct publication *p)
 	    "INTERVAL %d SECOND AND " NOT_CHARGED "))", r->cfg->chain_id, p->lane->name, p->who, p->rid,
 	    rc, STALE_RESERVATION) < 0)
 		return DB_ERROR;
-	return db_exec(r->db, q, false);
+	return db_exec_text(r->db, q, false);
 }
 
 /* The 202 of docs/ARCHITECTURE.md, Paid publication: settled, not yet published. */
@@ -268,7 +268,7 @@ answer_recorded_pending(struct req *r, struct resp *w, const struct publication 
 	if (sql_format(q, sizeof(q), "SELECT payer, tx_hash FROM review_publications WHERE chain_id = %" PRIu64
 	    " AND digest = X'%s' AND state = 'settled_pending'", r->cfg->chain_id, p->dg) < 0)
 		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
-	if (db_query(r->db, q, &res) != DB_OK)
+	if (db_query_text(r->db, q, &res) != DB_OK)
 		return resp_fail(w, e, NULL, NULL);
 	if (res && (row = mysql_fetch_row(res)) != NULL && (len = mysql_fetch_lengths(res)) != NULL &&
 	    row[0] && len[0] == ADDR_LEN) {
@@ -373,7 +373,7 @@ publication_recognized(struct req *r, struct resp *w, const struct publication *
 	if (sql_format(q, sizeof(q), "SELECT COUNT(*) FROM (SELECT 1 FROM routed_boons WHERE chain_id = %"
 	    PRIu64 " AND route_id = X'%s' LIMIT 1) x", r->cfg->chain_id, p->rid) < 0)
 		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
-	if (db_query_u64(r->db, q, &n, &found) != DB_OK)
+	if (db_query_u64_text(r->db, q, &n, &found) != DB_OK)
 		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
 	if (!found || n == 0)
 		return resp_fail(w, ERR_INVALID_FIELD, "review.routeId",
@@ -446,14 +446,14 @@ publication_complete(struct db *db, uint64_t chain_id, const char *dg)
 	    "review_publications WHERE chain_id = %" PRIu64 " AND digest = X'%s' AND state IN "
 	    "('reserved_unpaid', 'settled_pending') AND review_text IS NOT NULL", chain_id, dg) < 0)
 		rc = DB_ERROR;
-	else if ((rc = db_exec(db, q, false)) == DB_OK && mysql_affected_rows(db->my) != 1)
+	else if ((rc = db_exec_text(db, q, false)) == DB_OK && mysql_affected_rows(db->my) != 1)
 		rc = DB_DUPLICATE;
 	if (rc == DB_OK) {
 		if (sql_format(q, sizeof(q), "UPDATE review_publications SET state = 'published', updated_at = "
 		    "UTC_TIMESTAMP(6) WHERE chain_id = %" PRIu64 " AND digest = X'%s' AND state IN "
 		    "('reserved_unpaid', 'settled_pending')", chain_id, dg) < 0)
 			rc = DB_ERROR;
-		else if ((rc = db_exec(db, q, false)) == DB_OK && mysql_affected_rows(db->my) != 1)
+		else if ((rc = db_exec_text(db, q, false)) == DB_OK && mysql_affected_rows(db->my) != 1)
 			rc = DB_DUPLICATE;
 	}
 	if (rc == DB_OK)
@@ -487,7 +487,7 @@ resolve_unknown_payments(struct db *db, const struct config *cfg, unsigned min_a
 	    "AND x.updated_at < UTC_TIMESTAMP(6) - INTERVAL " LEDGER_ABANDONED_S " SECOND)) LIMIT 100",
 	    cfg->chain_id, min_age) < 0)
 		return DB_ERROR;
-	if ((rc = db_query(db, q, &res)) != DB_OK)
+	if ((rc = db_query_text(db, q, &res)) != DB_OK)
 		return rc;
 	while (res && (row = mysql_fetch_row(res)) != NULL) {
 		struct x402_payment pay = { 0 };
@@ -517,7 +517,7 @@ resolve_unknown_payments(struct db *db, const struct config *cfg, unsigned min_a
 	if (sql_format(q, sizeof(q), "DELETE FROM review_publications WHERE chain_id = %" PRIu64 " AND "
 	    "state = 'reserved_unpaid' AND payer IS NOT NULL AND " NOT_CHARGED, cfg->chain_id) < 0)
 		return DB_ERROR;
-	if ((rc = db_exec(db, q, false)) != DB_OK)
+	if ((rc = db_exec_text(db, q, false)) != DB_OK)
 		return rc;
 	/* Settled ones (also a settlement whose receipt was never checkpointed): settled_pending. */
 	if (sql_format(q, sizeof(q), "UPDATE review_publications p JOIN x402_payments x ON x.payer = "
@@ -526,7 +526,7 @@ resolve_unknown_payments(struct db *db, const struct config *cfg, unsigned min_a
 	    "'settled' AND p.updated_at <= UTC_TIMESTAMP(6) - INTERVAL %u SECOND", cfg->chain_id,
 	    min_age) < 0)
 		return DB_ERROR;
-	return db_exec(db, q, false);
+	return db_exec_text(db, q, false);
 }
 
 enum db_rc
@@ -547,7 +547,7 @@ publication_complete_pending(struct db *db, const struct config *cfg, unsigned m
 	    PRIu64 " AND state = 'settled_pending' AND updated_at <= UTC_TIMESTAMP(6) - INTERVAL %u "
 	    "SECOND ORDER BY updated_at LIMIT 1000", cfg->chain_id, min_age) < 0)
 		return DB_ERROR;
-	if ((rc = db_query(db, q, &res)) != DB_OK)
+	if ((rc = db_query_text(db, q, &res)) != DB_OK)
 		return rc;
 	if (res && (pending = calloc(mysql_num_rows(res) + 1, sizeof(*pending))) != NULL)
 		while ((row = mysql_fetch_row(res)) != NULL)
@@ -596,7 +596,7 @@ finish(struct req *r, struct resp *w)
 	    payer, nonce) < 0)
 		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
 	p->reserved = false;
-	if (db_exec(r->db, q, false) != DB_OK) {
+	if (db_exec_text(r->db, q, false) != DB_OK) {
 		fprintf(stderr, "waymark: %s %s: settled, receipt not checkpointed\n", r->method_text,
 		    r->ep->id);
 		return answer_pending(r, w, false);
@@ -639,7 +639,7 @@ publication_post(struct req *r, struct resp *w)
 		    " AND digest = X'%s' AND state IN ('settled_pending', 'reserved_unpaid') AND payer = "
 		    "X'%s' AND auth_nonce = X'%s'", r->cfg->chain_id, p->dg, payer, nonce) < 0)
 			return resp_fail(w, ERR_INTERNAL, NULL, NULL);
-		if (db_query_u64(r->db, q, &n, &found) != DB_OK)
+		if (db_query_u64_text(r->db, q, &n, &found) != DB_OK)
 			return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
 		if (!found || n != 1)
 			return resp_fail(w, ERR_PAYMENT_USED, NULL, NULL);
@@ -651,7 +651,7 @@ publication_post(struct req *r, struct resp *w)
 		    "state = 'reserved_unpaid' AND (payer IS NULL OR (payer = X'%s' AND auth_nonce = "
 		    "X'%s'))", payer, nonce, r->cfg->chain_id, p->dg, payer, nonce) < 0)
 			return resp_fail(w, ERR_INTERNAL, NULL, NULL);
-		if (db_exec(r->db, q, false) != DB_OK)
+		if (db_exec_text(r->db, q, false) != DB_OK)
 			return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
 		if (mysql_affected_rows(r->db->my) != 1)
 			return resp_fail(w, ERR_ALREADY_REVIEWED, "review.routeId",

@@ -28,7 +28,7 @@ exec_buf(struct store *s, struct buf *b)
 {
 	if (b->full)
 		return DB_ERROR;
-	return db_exec(s->db, buf_str(b), false);
+	return db_exec_text(s->db, buf_str(b), false);
 }
 
 enum db_rc
@@ -44,12 +44,12 @@ store_checkpoint(struct store *s, struct checkpoint *cp)
 	    "VALUES (%" PRIu64 ", X'%s', %" PRId64 ")", s->chain_id, s->contract_hex,
 	    (int64_t)s->start_block - 1) < 0)
 		return DB_ERROR;
-	if ((rc = db_exec(s->db, q, false)) != DB_OK)
+	if ((rc = db_exec_text(s->db, q, false)) != DB_OK)
 		return rc;
 	if (sql_format(q, sizeof(q), "SELECT block_number, block_hash FROM indexer_checkpoints "
 	    "WHERE chain_id = %" PRIu64 " AND contract = X'%s'", s->chain_id, s->contract_hex) < 0)
 		return DB_ERROR;
-	if ((rc = db_query(s->db, q, &res)) != DB_OK)
+	if ((rc = db_query_text(s->db, q, &res)) != DB_OK)
 		return rc;
 	rc = DB_ERROR;
 	if (res && (row = mysql_fetch_row(res)) != NULL && (len = mysql_fetch_lengths(res)) != NULL) {
@@ -76,7 +76,7 @@ store_note_head(struct store *s, uint64_t head)
 	    "head_seen_at = UTC_TIMESTAMP(), last_error = NULL, last_error_at = NULL "
 	    "WHERE chain_id = %" PRIu64 " AND contract = X'%s'", head, s->chain_id, s->contract_hex) < 0)
 		return DB_ERROR;
-	return db_exec(s->db, q, false);
+	return db_exec_text(s->db, q, false);
 }
 
 enum db_rc
@@ -93,7 +93,7 @@ store_note_error(struct store *s, const char *msg)
 	    "last_error_at = UTC_TIMESTAMP() WHERE chain_id = %" PRIu64 " AND contract = X'%s'", esc,
 	    s->chain_id, s->contract_hex) < 0)
 		return DB_ERROR;
-	return db_exec(s->db, q, false);
+	return db_exec_text(s->db, q, false);
 }
 
 /* Append ",X'..'" for each distinct 32/20-byte key of a column list. */
@@ -332,7 +332,7 @@ store_recent_blocks(struct store *s, int64_t below, struct block_ref *out, size_
 	    PRIu64 " AND contract = X'%s' AND block_number <= %" PRId64 " ORDER BY block_number DESC "
 	    "LIMIT %zu", s->chain_id, s->contract_hex, below, max) < 0)
 		return DB_ERROR;
-	if ((rc = db_query(s->db, q, &res)) != DB_OK)
+	if ((rc = db_query_text(s->db, q, &res)) != DB_OK)
 		return rc;
 	while (res && (row = mysql_fetch_row(res)) != NULL && *n < max) {
 		unsigned long *len = mysql_fetch_lengths(res);
@@ -366,7 +366,7 @@ collect(struct store *s, const char *col, int64_t fork, char (**keys)[65], size_
 	    PRIu64 " AND contract = X'%s' AND block_number > %" PRId64, col, s->chain_id,
 	    s->contract_hex, fork) < 0)
 		return DB_ERROR;
-	if ((rc = db_query(s->db, q, &res)) != DB_OK)
+	if ((rc = db_query_text(s->db, q, &res)) != DB_OK)
 		return rc;
 	cap = res ? (size_t)mysql_num_rows(res) : 0;
 	/* On failure *keys stays as it was, for the caller to free. */
@@ -415,7 +415,7 @@ store_rollback(struct store *s, int64_t fork, size_t *removed)
 		rc = DB_ERROR;
 		goto out;
 	}
-	if ((rc = db_exec(s->db, q, false)) != DB_OK)
+	if ((rc = db_exec_text(s->db, q, false)) != DB_OK)
 		goto out;
 	*removed = (size_t)mysql_affected_rows(s->db->my);
 	if (sql_format(q, sizeof(q), "DELETE FROM indexer_blocks WHERE chain_id = %" PRIu64 " AND contract = "
@@ -423,7 +423,7 @@ store_rollback(struct store *s, int64_t fork, size_t *removed)
 		rc = DB_ERROR;
 		goto out;
 	}
-	if ((rc = db_exec(s->db, q, false)) != DB_OK)
+	if ((rc = db_exec_text(s->db, q, false)) != DB_OK)
 		goto out;
 	if (sql_format(q, sizeof(q), "UPDATE indexer_checkpoints c SET c.block_number = %" PRId64 ", "
 	    "c.block_hash = (SELECT b.block_hash FROM indexer_blocks b WHERE b.chain_id = c.chain_id "
@@ -433,7 +433,7 @@ store_rollback(struct store *s, int64_t fork, size_t *removed)
 		rc = DB_ERROR;
 		goto out;
 	}
-	if ((rc = db_exec(s->db, q, false)) != DB_OK)
+	if ((rc = db_exec_text(s->db, q, false)) != DB_OK)
 		goto out;
 	if ((rc = refresh(s, routes, nr, wallets, nw)) != DB_OK)
 		goto out;

@@ -46,7 +46,7 @@ ledger_reserve(struct db *db, const struct x402_payment *p, const struct x402_re
 	    "UNHEX('%s'), '%s', UNHEX('%s'), UNHEX('%s'), %s, '%s', '%s', 'reserved', UTC_TIMESTAMP(6), "
 	    "UTC_TIMESTAMP(6))", payer + 2, nonce + 2, net, asset + 2, pay_to + 2, rq->amount, ep, url) < 0)
 		goto out;
-	d = db_exec(db, sql, false);
+	d = db_exec_text(db, sql, false);
 	if (d == DB_OK) {
 		rc = LEDGER_OK;
 		goto out;
@@ -58,7 +58,7 @@ ledger_reserve(struct db *db, const struct x402_payment *p, const struct x402_re
 	    "endpoint_id = '%s', updated_at = UTC_TIMESTAMP(6) WHERE payer = UNHEX('%s') AND "
 	    "auth_nonce = UNHEX('%s') AND status = 'released' AND resource_url = '%s' AND amount = %s "
 	    "AND pay_to = UNHEX('%s')", ep, payer + 2, nonce + 2, url, rq->amount, pay_to + 2) < 0 ||
-	    db_exec(db, sql, false) != DB_OK)
+	    db_exec_text(db, sql, false) != DB_OK)
 		goto out;
 	rc = mysql_affected_rows(db->my) == 1 ? LEDGER_OK : LEDGER_USED;
 out:
@@ -91,7 +91,7 @@ lookup(struct db *db, const struct x402_payment *p, const struct x402_requiremen
 	if (sql_format(sql, cap, "SELECT tx_hash FROM x402_payments WHERE payer = UNHEX('%s') AND "
 	    "auth_nonce = UNHEX('%s') AND %s AND resource_url = '%s' AND amount = %s "
 	    "AND pay_to = UNHEX('%s') AND endpoint_id = '%s'", payer + 2, nonce + 2, cond, url, rq->amount,
-	    pay_to + 2, ep) < 0 || db_query(db, sql, &res) != DB_OK)
+	    pay_to + 2, ep) < 0 || db_query_text(db, sql, &res) != DB_OK)
 		goto out;
 	rc = LEDGER_USED;
 	if (res && (row = mysql_fetch_row(res)) != NULL) {
@@ -152,7 +152,7 @@ ledger_mark(struct db *db, const struct x402_payment *p, enum ledger_status stat
 	    status_names[status], txs, rs, payer + 2, nonce + 2,
 	    status == LEDGER_SETTLED ? "" : " AND status <> 'settled'") < 0)
 		return -1;
-	return db_exec(db, sql, false) == DB_OK ? 0 : -1;
+	return db_exec_text(db, sql, false) == DB_OK ? 0 : -1;
 }
 
 enum ledger_rc
@@ -167,7 +167,7 @@ ledger_claim_unknown(struct db *db, const struct x402_payment *p)
 	    "((status = 'failed' AND reason = 'settle_unknown') OR (status = 'reserved' AND updated_at < "
 	    "UTC_TIMESTAMP(6) - INTERVAL " LEDGER_ABANDONED_S " SECOND))", payer + 2, nonce + 2) < 0)
 		return LEDGER_UNAVAILABLE;
-	if (db_exec(db, sql, false) != DB_OK)
+	if (db_exec_text(db, sql, false) != DB_OK)
 		return LEDGER_UNAVAILABLE;
 	return mysql_affected_rows(db->my) == 1 ? LEDGER_OK : LEDGER_USED;
 }

@@ -81,7 +81,7 @@ applied_sha(struct db *d, unsigned v, bool have_table, char out[65])
 		return DB_OK;
 	if (sql_format(q, sizeof(q), "SELECT sha256 FROM schema_migrations WHERE version = %u", v) < 0)
 		return DB_ERROR;
-	if ((rc = db_query(d, q, &res)) != DB_OK)
+	if ((rc = db_query_text(d, q, &res)) != DB_OK)
 		return rc;
 	if (res && (row = mysql_fetch_row(res)) != NULL && row[0])
 		snprintf(out, 65, "%s", row[0]);
@@ -139,12 +139,12 @@ migrate_run(struct db *d, const char *dir, void (*log)(const char *line), char *
 	buf_init(&sql, MIGRATION_FILE_MAX);
 	if (list_dir(dir, m, &n, err, cap) < 0)
 		return -1;
-	if (db_query_u64(d, "SELECT GET_LOCK('waymark_migrate', 60)", &got, &found) != DB_OK ||
+	if (db_query_u64_text(d, "SELECT GET_LOCK('waymark_migrate', 60)", &got, &found) != DB_OK ||
 	    got != 1) {
 		snprintf(err, cap, "migrate: cannot take the migration lock: %s", d->err);
 		return -1;
 	}
-	if (db_query_u64(d, "SELECT COUNT(*) FROM information_schema.tables WHERE "
+	if (db_query_u64_text(d, "SELECT COUNT(*) FROM information_schema.tables WHERE "
 	    "table_schema = DATABASE() AND table_name = 'schema_migrations'", &have, &found) != DB_OK) {
 		snprintf(err, cap, "migrate: %s", d->err);
 		goto out;
@@ -180,7 +180,7 @@ migrate_run(struct db *d, const char *dir, void (*log)(const char *line), char *
 			}
 			continue;
 		}
-		if (db_exec(d, buf_str(&sql), true) != DB_OK) {
+		if (db_exec_script(d, buf_str(&sql)) != DB_OK) {
 			snprintf(err, cap, "migrate: %s failed: %s", m[i].name, d->err);
 			applied = -1;
 			goto out;
@@ -192,7 +192,7 @@ migrate_run(struct db *d, const char *dir, void (*log)(const char *line), char *
 			applied = -1;
 			goto out;
 		}
-		if (db_exec(d, ins, false) != DB_OK) {
+		if (db_exec_text(d, ins, false) != DB_OK) {
 			snprintf(err, cap, "migrate: recording %s failed: %s", m[i].name, d->err);
 			applied = -1;
 			goto out;
@@ -204,7 +204,7 @@ migrate_run(struct db *d, const char *dir, void (*log)(const char *line), char *
 		}
 	}
 out:
-	db_exec(d, "DO RELEASE_LOCK('waymark_migrate')", false);
+	db_exec_text(d, "DO RELEASE_LOCK('waymark_migrate')", false);
 	buf_release(&sql);
 	return applied;
 }

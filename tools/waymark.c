@@ -121,7 +121,7 @@ cmd_migrate(const char *path, int argc, char **argv)
 
 	if (load(&c, path) < 0)
 		return 2;
-	db_init(&d, &c);
+	db_init_script(&d, &c);
 	if (db_connect(&d) != DB_OK) {
 		fprintf(stderr, "waymark: migrate: cannot connect to the database: %s\n", d.err);
 		return 1;
@@ -301,7 +301,7 @@ catalog_store(struct db *d, const struct catalog_item *it, uint64_t gen)
 	    it->price_usdc[0] ? "'" : "NULL", it->price_usdc[0] ? esc(d, it->price_usdc, e8, sizeof(e8)) : "",
 	    it->price_usdc[0] ? "'" : "", it->x402_version, esc(d, it->last_updated, e11, sizeof(e11)),
 	    gen, esc(d, search, e10, sizeof(e10)));
-	rc = q.full ? DB_ERROR : db_exec(d, buf_str(&q), false);
+	rc = q.full ? DB_ERROR : db_exec_text(d, buf_str(&q), false);
 	buf_release(&q);
 	return rc;
 }
@@ -335,8 +335,8 @@ cmd_catalog_sync(const char *path)
 		fprintf(stderr, "waymark: catalog-sync: the catalog_url is too long\n");
 		goto out;
 	}
-	if (db_exec(&d, q, false) != DB_OK ||
-	    db_query_u64(&d, "SELECT LAST_INSERT_ID()", &gen, &found) != DB_OK) {
+	if (db_exec_text(&d, q, false) != DB_OK ||
+	    db_query_u64_text(&d, "SELECT LAST_INSERT_ID()", &gen, &found) != DB_OK) {
 		fprintf(stderr, "waymark: catalog-sync: database: %s\n", d.err);
 		goto out;
 	}
@@ -386,14 +386,14 @@ cmd_catalog_sync(const char *path)
 	}
 	if (err[0] == '\0') {
 		if (sql_format(q, sizeof(q), "DELETE FROM catalog_resources WHERE generation < %" PRIu64,
-		    gen) < 0 || db_exec(&d, q, false) != DB_OK)
+		    gen) < 0 || db_exec_text(&d, q, false) != DB_OK)
 			snprintf(err, sizeof(err), "database: %s", d.err);
 	}
 	if (sql_format(q, sizeof(q), "UPDATE catalog_syncs SET finished_at = UTC_TIMESTAMP(), pages = %u, "
 	    "items_seen = %u, items_stored = %u, items_rejected = %u, status = '%s', error = %s%s%s "
 	    "WHERE generation = %" PRIu64, pages, seen, stored, rejected, err[0] ? "failed" : "complete",
 	    err[0] ? "'" : "NULL", err[0] ? esc(&d, err, e, sizeof(e)) : "", err[0] ? "'" : "", gen) == 0)
-		db_exec(&d, q, false);
+		db_exec_text(&d, q, false);
 	else
 		fprintf(stderr, "waymark: catalog-sync: the sync's record could not be finished\n");
 	if (err[0]) {
