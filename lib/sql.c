@@ -111,6 +111,18 @@ decimal_ok(const char *s, size_t n)
 	return d > 0 && i == n;
 }
 
+/* An even count of hex digits. */
+static bool
+hex_ok(const char *s, size_t n)
+{
+	if (s == NULL || n % 2)
+		return false;
+	for (size_t i = 0; i < n; i++)
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f') || (s[i] >= 'A' && s[i] <= 'F')))
+			return false;
+	return true;
+}
+
 static int
 put_value(struct sql *q, size_t *at, const struct sqlv *v)
 {
@@ -135,6 +147,14 @@ put_value(struct sql *q, size_t *at, const struct sqlv *v)
 		return put(q, at, v->p, v->n);
 	case SQLV_NULL:
 		return put(q, at, "NULL", 4);
+	case SQLV_HEX:
+		if (!hex_ok(v->p, v->n))
+			return -1;
+		if (v->n == 0)
+			return put(q, at, "''", 2);
+		if (put(q, at, "X'", 2) < 0 || put(q, at, v->p, v->n) < 0)
+			return -1;
+		return put(q, at, "'", 1);
 	case SQLV_END:
 	default:
 		return -1;

@@ -22,7 +22,9 @@
  * pointer is SQL NULL); SQL_TEXTN(p, n) n bytes of text; SQL_BYTES(p, n)
  * a hex literal X'..' ('' for no bytes); SQL_U64, SQL_I64; SQL_BOOL (TRUE
  * or FALSE); SQL_DEC(s) a decimal string [-]digits[.digits], checked and
- * written unquoted; SQL_NULL.
+ * written unquoted; SQL_NULL; SQL_HEX(s) bytes given as hex digits (an
+ * even count, no "0x"; checked), written X'..' like SQL_BYTES, for the
+ * many keys the code carries as hex text.
  *
  * Errors: a statement that would not fit its buffer, a piece whose count
  * of '?' differs from its count of values, or an invalid value (a decimal
@@ -60,6 +62,7 @@ enum sqlv_kind {
 	SQLV_BOOL,
 	SQLV_DEC,
 	SQLV_NULL,
+	SQLV_HEX,
 };
 
 struct sqlv {
@@ -128,6 +131,12 @@ sqlv_dec(const char *s)
 	return (struct sqlv){ .k = SQLV_DEC, .p = s, .n = s ? __builtin_strlen(s) : 0 };
 }
 
+static inline struct sqlv
+sqlv_hex(const char *s)
+{
+	return (struct sqlv){ .k = SQLV_HEX, .p = s, .n = s ? __builtin_strlen(s) : 0 };
+}
+
 #define SQL_TEXT(s) sqlv_text(s)
 #define SQL_TEXTN(s, n) sqlv_textn((s), (n))
 #define SQL_BYTES(p, n) sqlv_bytes((p), (n))
@@ -136,6 +145,7 @@ sqlv_dec(const char *s)
 #define SQL_BOOL(v) sqlv_bool(v)
 #define SQL_DEC(s) sqlv_dec(s)
 #define SQL_NULL ((struct sqlv){ .k = SQLV_NULL })
+#define SQL_HEX(s) sqlv_hex(s)
 
 /*
  * Append tmpl (a string literal: "" tmpl refuses anything else) with its

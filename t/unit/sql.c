@@ -83,6 +83,12 @@ main(void)
 		ok(one(SQL_BYTES(h, 4), b, sizeof(b)) == 0 && strcmp(b, "X'0001abff'") == 0, "bytes as hex");
 		ok(one(SQL_BYTES(h, 0), b, sizeof(b)) == 0 && strcmp(b, "''") == 0, "no bytes as ''");
 	}
+	ok(one(SQL_HEX("00aBff"), b, sizeof(b)) == 0 && strcmp(b, "X'00aBff'") == 0, "hex text as X'..'");
+	ok(one(SQL_HEX(""), b, sizeof(b)) == 0 && strcmp(b, "''") == 0, "no hex as ''");
+	ok(one(SQL_HEX("abc"), b, sizeof(b)) < 0, "an odd count of hex digits is refused");
+	ok(one(SQL_HEX("0x00"), b, sizeof(b)) < 0, "a 0x prefix is refused");
+	ok(one(SQL_HEX("00' OR '1"), b, sizeof(b)) < 0, "a non-hex character is refused");
+	ok(one(SQL_HEX(NULL), b, sizeof(b)) < 0, "a NULL hex is refused");
 	ok(one(SQL_U64(UINT64_MAX), b, sizeof(b)) == 0 && strcmp(b, "18446744073709551615") == 0, "u64");
 	ok(one(SQL_I64(INT64_MIN), b, sizeof(b)) == 0 && strcmp(b, "-9223372036854775808") == 0, "i64");
 	ok(one(SQL_BOOL(true), b, sizeof(b)) == 0 && strcmp(b, "TRUE") == 0, "bool true");
