@@ -264,47 +264,7 @@ db_query_pair(struct db *d, const struct sql *q, char *a, char *b, size_t cap)
 	return first_pair(rc, res, a, b, cap);
 }
 
-/* Transitional raw-text calls (db.h). */
-enum db_rc
-db_exec_text(struct db *d, const char *sql, bool multi)
-{
-	return run(d, sql, multi, NULL);
-}
-
-enum db_rc
-db_query_text(struct db *d, const char *sql, MYSQL_RES **res)
-{
-	return run(d, sql, false, res);
-}
-
-enum db_rc
-db_query_u64_text(struct db *d, const char *sql, uint64_t *out, bool *found)
-{
-	MYSQL_RES *res;
-	enum db_rc rc = db_query_text(d, sql, &res);
-
-	return first_u64(rc, res, out, found);
-}
-
-enum db_rc
-db_query_pair_text(struct db *d, const char *sql, char *a, char *b, size_t cap)
-{
-	MYSQL_RES *res;
-	enum db_rc rc = db_query_text(d, sql, &res);
-
-	return first_pair(rc, res, a, b, cap);
-}
-
-int
-db_escape(struct db *d, const char *s, size_t len, char *out, size_t cap)
-{
-	if (cap < 2 * len + 1 || db_connect(d) != DB_OK)
-		return -1;
-	mysql_real_escape_string(d->my, out, s, (unsigned long)len);
-	return 0;
-}
-
-enum db_rc
+static enum db_rc
 db_begin(struct db *d)
 {
 	enum db_rc rc = run(d, "START TRANSACTION", false, NULL);
@@ -314,7 +274,16 @@ db_begin(struct db *d)
 	return rc;
 }
 
-enum db_rc
+static void
+db_rollback(struct db *d)
+{
+	if (d->my && d->in_txn)
+		mysql_query(d->my, "ROLLBACK");
+	d->in_txn = false;
+	d->aborted = false;
+}
+
+static enum db_rc
 db_commit(struct db *d)
 {
 	enum db_rc rc = run(d, "COMMIT", false, NULL);
@@ -325,15 +294,6 @@ db_commit(struct db *d)
 	d->in_txn = false;
 	d->aborted = false;
 	return rc;
-}
-
-void
-db_rollback(struct db *d)
-{
-	if (d->my && d->in_txn)
-		mysql_query(d->my, "ROLLBACK");
-	d->in_txn = false;
-	d->aborted = false;
 }
 
 static unsigned long txn_retries;
