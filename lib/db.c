@@ -175,8 +175,12 @@ static enum db_rc
 checked(struct db *d, const struct sql *q)
 {
 	if (q == NULL || q->bad || q->len == 0 || q->p == NULL) {
+		/* Only the statement's head: its values may be secrets (a nonce). */
+		const char *t = q ? sql_str(q) : "";
+		int head = (int)strcspn(t, "'");
+
 		snprintf(d->err, sizeof(d->err), "refused a bad statement (cut short, a count "
-		    "mismatch or an invalid value): %.120s", q ? sql_str(q) : "");
+		    "mismatch or an invalid value): %.*s...", head > 60 ? 60 : head, t);
 		fprintf(stderr, "waymark: db: %s\n", d->err);
 		return DB_ERROR;
 	}
