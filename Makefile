@@ -43,7 +43,7 @@ HARDEN_CFLAGS := -D_FORTIFY_SOURCE=2 -fstack-protector-strong -fPIE
 HARDEN_LDFLAGS := -pie -Wl,-z,relro,-z,now
 WM_CFLAGS := -std=c11 -pthread -D_DEFAULT_SOURCE -Wall -Wextra -Werror -Wshadow -Wformat=2 \
 	-Wno-format-nonliteral -Wmissing-prototypes -Wstrict-prototypes -Wvla $(OPT) -g \
-	$(HARDEN_CFLAGS) $(SANFLAGS) -Ilib -Ihandlers -Ifcgi -Iindexer -It
+	$(HARDEN_CFLAGS) $(SANFLAGS)
 WM_LDFLAGS := -pthread $(HARDEN_LDFLAGS) $(SANFLAGS)
 
 LIB_SRC := $(sort $(wildcard lib/*.c))
@@ -73,10 +73,33 @@ all: $(PROGS) $(UNIT_BIN) $(GENERATED)
 deps:
 	@tools/deps
 
+# The layers (docs/ARCHITECTURE.md, Layers) hold by construction: each
+# directory compiles with the include paths it may use, so a header from a
+# layer above is not found. lib/ sees lib/; handlers/ lib/ and handlers/;
+# only fcgi/ (and the in-process torture run, which drives the gatekeeper)
+# sees fcgi/; the indexer sees lib/ and indexer/. tools/lint also names a
+# file that reaches across with a relative include.
+INC_lib := -Ilib
+INC_handlers := -Ilib -Ihandlers
+INC_fcgi := -Ilib -Ihandlers -Ifcgi
+INC_indexer := -Ilib -Iindexer
+INC_tools := -Ilib -Ihandlers
+INC_unit := -Ilib -Ihandlers -It
+INC_torture := -Ilib -Ihandlers -Ifcgi -It
+# The fuzz targets (make fuzz) build with -Ilib: tools/lint reads this line.
+INC_fuzz := -Ilib
+$(BUILD)/obj/lib/%.o: INC := $(INC_lib)
+$(BUILD)/obj/handlers/%.o: INC := $(INC_handlers)
+$(BUILD)/obj/fcgi/%.o: INC := $(INC_fcgi)
+$(BUILD)/obj/indexer/%.o: INC := $(INC_indexer)
+$(BUILD)/obj/tools/%.o: INC := $(INC_tools)
+$(BUILD)/obj/t/unit/%.o: INC := $(INC_unit)
+$(BUILD)/obj/t/torture/%.o: INC := $(INC_torture)
+
 # Objects follow the flags: a changed Makefile rebuilds them.
 $(BUILD)/obj/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
-	@echo "  CC $<"; $(CC) $(WM_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
+	@echo "  CC $<"; $(CC) $(WM_CFLAGS) $(INC) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/waymark-fcgi: $(FCGI_OBJ) $(HANDLER_OBJ) $(LIB_OBJ)
 	@echo "  LD $@"; $(CC) $(WM_LDFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
