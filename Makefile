@@ -44,19 +44,29 @@ HARDEN_LDFLAGS := -pie -Wl,-z,relro,-z,now
 WM_CFLAGS := -std=c11 -pthread -D_DEFAULT_SOURCE -Wall -Wextra -Werror -Wshadow -Wformat=2 \
 	-Wno-format-nonliteral -Wmissing-prototypes -Wstrict-prototypes -Wvla $(OPT) -g \
 	$(HARDEN_CFLAGS) $(SANFLAGS)
-WM_LDFLAGS := -pthread $(HARDEN_LDFLAGS) $(SANFLAGS)
+# lib/jsonwrap.c: a json-c allocation failure sets a per-thread latch, so
+# an answer is never built from a half-made tree (lib/json.h).
+JSON_WRAP := json_object_new_object json_object_new_array json_object_new_string \
+	json_object_new_string_len json_object_new_int json_object_new_int64 json_object_new_boolean \
+	json_object_new_double_s json_object_object_add json_object_object_add_ex \
+	json_object_array_add json_object_to_json_string_length
+WM_LDFLAGS := -pthread $(HARDEN_LDFLAGS) $(SANFLAGS) $(foreach f,$(JSON_WRAP),-Wl,--wrap=$(f))
 
 LIB_SRC := $(sort $(wildcard lib/*.c))
 HANDLER_SRC := $(sort $(wildcard handlers/*.c))
 FCGI_SRC := $(sort $(wildcard fcgi/*.c))
 INDEXER_SRC := $(sort $(wildcard indexer/*.c))
 UNIT_SRC := $(sort $(wildcard t/unit/*.c))
+TORTURE_SRC := $(sort $(wildcard t/torture/*.c))
 
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 HANDLER_OBJ := $(HANDLER_SRC:%.c=$(BUILD)/obj/%.o)
 FCGI_OBJ := $(FCGI_SRC:%.c=$(BUILD)/obj/%.o)
 INDEXER_OBJ := $(INDEXER_SRC:%.c=$(BUILD)/obj/%.o)
 UNIT_BIN := $(UNIT_SRC:t/unit/%.c=$(BUILD)/t/%.t)
+TORTURE_BIN := $(TORTURE_SRC:t/torture/%.c=$(BUILD)/t/torture-%.t)
+# The worker's objects without its main: the gatekeeper and the payment step.
+GATE_OBJ := $(filter-out $(BUILD)/obj/fcgi/main.o,$(FCGI_OBJ))
 
 PROGS := $(BUILD)/waymark-fcgi $(BUILD)/waymark $(BUILD)/waymark-indexer
 GENERATED := $(BUILD)/nginx-routes.conf
@@ -68,7 +78,7 @@ GENERATED := $(BUILD)/nginx-routes.conf
 
 PREFIX ?= /usr/local
 DESTDIR ?=
-all: $(PROGS) $(UNIT_BIN) $(GENERATED)
+all: $(PROGS) $(UNIT_BIN) $(TORTURE_BIN) $(GENERATED)
 
 deps:
 	@tools/deps
@@ -115,6 +125,12 @@ $(BUILD)/waymark: $(BUILD)/obj/tools/waymark.o $(HANDLER_OBJ) $(LIB_OBJ)
 $(BUILD)/t/%.t: $(BUILD)/obj/t/unit/%.o $(HANDLER_OBJ) $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	@echo "  LD $@"; $(CC) $(WM_LDFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+# The allocation torture run drives the gatekeeper in process, so it links
+# fcgi/ too (its allocator hook is in the program itself).
+$(BUILD)/t/torture-%.t: $(BUILD)/obj/t/torture/%.o $(GATE_OBJ) $(HANDLER_OBJ) $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	@echo "  LD $@"; $(CC) $(WM_LDFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -ldl
 
 # The nginx locations are generated from the dispatch table.
 $(BUILD)/nginx-routes.conf: $(BUILD)/waymark

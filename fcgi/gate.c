@@ -44,7 +44,7 @@ read_body(const struct gate *g, struct req *r, struct resp *w)
 
 
 /*
- * A body error on a JSON-RPC row: HTTP 400 with a JSON-RPC error object
+ * A body error on a JSON-RPC row: HTTP 400 (500 for ERR_INTERNAL) with a JSON-RPC error object
  * (id null), the service's error code in error.data. Returns e.
  */
 __attribute__((format(printf, 4, 5)))
@@ -66,7 +66,7 @@ jsonrpc_fail(struct resp *w, enum err e, int code, const char *fmt, ...)
 	json_object_object_add(d, "error", json_object_new_string(err_info(e)->code));
 	json_object_object_add(er, "data", d);
 	json_object_object_add(o, "error", er);
-	if (resp_json(w, 400, o) < 0)
+	if (resp_json(w, err_info(e)->status, o) < 0)
 		resp_fail(w, e, NULL, "%s", msg);
 	json_object_put(o);
 	return e;
@@ -85,6 +85,9 @@ parse_body(const struct endpoint *ep, struct req *r, struct resp *w)
 		return rpc ? jsonrpc_fail(w, ERR_INVALID_JSON, -32700, "Parse error: the request body is empty.")
 		    : resp_fail(w, ERR_INVALID_JSON, NULL, "The request body is empty; send a JSON object.");
 	if (json_parse_strict((const char *)r->body, r->body_len, &lim, &o, &je) < 0) {
+		if (je.code == JSON_E_NOMEM)
+			return rpc ? jsonrpc_fail(w, ERR_INTERNAL, -32603, "Internal error.")
+			    : resp_fail(w, ERR_INTERNAL, NULL, NULL);
 		if (rpc)
 			return jsonrpc_fail(w, je.code == JSON_E_DUPLICATE ? ERR_DUPLICATE_KEY : ERR_INVALID_JSON,
 			    -32700, "Parse error: %s at byte %zu.", je.msg, je.offset);
@@ -142,6 +145,8 @@ gate_checks(const struct gate *g, struct req *r, struct resp *w)
 		return resp_fail(w, ERR_METHOD_NOT_ALLOWED, NULL,
 		    "%s is not allowed on this path; use %s.", r->method_text, text);
 	}
+	case EP_NOMEM:
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
 	case EP_FOUND:
 		break;
 	}
@@ -182,11 +187,16 @@ gate_run(const struct gate *g, struct req *r, struct resp *w)
 	enum err e;
 
 	r->cfg = g->cfg;
+	json_alloc_clear();
 	if (r->method == HM__MAX) {
 		resp_fail(w, ERR_METHOD_NOT_ALLOWED, NULL, "Unknown HTTP method.");
 		return;
 	}
 	e = gate_checks(g, r, w);
+	/* JSON that could not be built is never answered as is (lib/json.h). */
+	if (json_alloc_latched() && w->status < 500)
+		e = resp_fail(w, ERR_INTERNAL, NULL, NULL);
+	json_alloc_clear();
 	if (g->db->in_txn)
 		db_rollback(g->db);
 	if (e == ERR_DATABASE_UNAVAILABLE || e == ERR_INTERNAL)

@@ -702,6 +702,7 @@ enum err
 h_mcp_get(struct req *r, struct resp *w)
 {
 	json_object *o;
+	int rc;
 
 	if (wants_event_stream(req_header(r, "accept"))) {
 		resp_header(w, "Allow", "GET, POST");
@@ -710,6 +711,7 @@ h_mcp_get(struct req *r, struct resp *w)
 		    "description.");
 	}
 	o = mcp_describe_json();
-	pool_defer(&r->pool, json_release, o);
-	return resp_json(w, 200, o) < 0 ? resp_fail(w, ERR_INTERNAL, NULL, NULL) : ERR_NONE;
+	rc = resp_json(w, 200, o);
+	json_object_put(o);
+	return rc < 0 ? resp_fail(w, ERR_INTERNAL, NULL, NULL) : ERR_NONE;
 }
