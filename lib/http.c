@@ -9,7 +9,7 @@
 
 #define RESP_HEADERS_MAX (16 * 1024)
 #define RESP_BODY_MAX (8 * 1024 * 1024)
-#define RESP_FALLBACK "{\"error\":\"internal_error\",\"message\":\"The server could not build its answer.\"}"
+#define RESP_FALLBACK "{\"error\":\"internal_error\",\"message\":\"The answer could not be built.\"}"
 
 static const char *const method_names[HM__MAX] = {
 	[HM_GET] = "GET",
