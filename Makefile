@@ -43,20 +43,30 @@ HARDEN_CFLAGS := -D_FORTIFY_SOURCE=2 -fstack-protector-strong -fPIE
 HARDEN_LDFLAGS := -pie -Wl,-z,relro,-z,now
 WM_CFLAGS := -std=c11 -pthread -D_DEFAULT_SOURCE -Wall -Wextra -Werror -Wshadow -Wformat=2 \
 	-Wno-format-nonliteral -Wmissing-prototypes -Wstrict-prototypes -Wvla $(OPT) -g \
-	$(HARDEN_CFLAGS) $(SANFLAGS) -Ilib -Ihandlers -Ifcgi -Iindexer -It
-WM_LDFLAGS := -pthread $(HARDEN_LDFLAGS) $(SANFLAGS)
+	$(HARDEN_CFLAGS) $(SANFLAGS)
+# lib/jsonwrap.c: a json-c allocation failure sets a per-thread latch, so
+# an answer is never built from a half-made tree (lib/json.h).
+JSON_WRAP := json_object_new_object json_object_new_array json_object_new_string \
+	json_object_new_string_len json_object_new_int json_object_new_int64 json_object_new_boolean \
+	json_object_new_double_s json_object_object_add json_object_object_add_ex \
+	json_object_array_add json_object_to_json_string_length
+WM_LDFLAGS := -pthread $(HARDEN_LDFLAGS) $(SANFLAGS) $(foreach f,$(JSON_WRAP),-Wl,--wrap=$(f))
 
 LIB_SRC := $(sort $(wildcard lib/*.c))
 HANDLER_SRC := $(sort $(wildcard handlers/*.c))
 FCGI_SRC := $(sort $(wildcard fcgi/*.c))
 INDEXER_SRC := $(sort $(wildcard indexer/*.c))
 UNIT_SRC := $(sort $(wildcard t/unit/*.c))
+TORTURE_SRC := $(sort $(wildcard t/torture/*.c))
 
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 HANDLER_OBJ := $(HANDLER_SRC:%.c=$(BUILD)/obj/%.o)
 FCGI_OBJ := $(FCGI_SRC:%.c=$(BUILD)/obj/%.o)
 INDEXER_OBJ := $(INDEXER_SRC:%.c=$(BUILD)/obj/%.o)
 UNIT_BIN := $(UNIT_SRC:t/unit/%.c=$(BUILD)/t/%.t)
+TORTURE_BIN := $(TORTURE_SRC:t/torture/%.c=$(BUILD)/t/torture-%.t)
+# The worker's objects without its main: the gatekeeper and the payment step.
+GATE_OBJ := $(filter-out $(BUILD)/obj/fcgi/main.o,$(FCGI_OBJ))
 
 PROGS := $(BUILD)/waymark-fcgi $(BUILD)/waymark $(BUILD)/waymark-indexer
 GENERATED := $(BUILD)/nginx-routes.conf
@@ -68,15 +78,38 @@ GENERATED := $(BUILD)/nginx-routes.conf
 
 PREFIX ?= /usr/local
 DESTDIR ?=
-all: $(PROGS) $(UNIT_BIN) $(GENERATED)
+all: $(PROGS) $(UNIT_BIN) $(TORTURE_BIN) $(GENERATED)
 
 deps:
 	@tools/deps
 
+# The layers (docs/ARCHITECTURE.md, Layers) hold by construction: each
+# directory compiles with the include paths it may use, so a header from a
+# layer above is not found. lib/ sees lib/; handlers/ lib/ and handlers/;
+# only fcgi/ (and the in-process torture run, which drives the gatekeeper)
+# sees fcgi/; the indexer sees lib/ and indexer/. tools/lint also names a
+# file that reaches across with a relative include.
+INC_lib := -Ilib
+INC_handlers := -Ilib -Ihandlers
+INC_fcgi := -Ilib -Ihandlers -Ifcgi
+INC_indexer := -Ilib -Iindexer
+INC_tools := -Ilib -Ihandlers
+INC_unit := -Ilib -Ihandlers -It
+INC_torture := -Ilib -Ihandlers -Ifcgi -It
+# The fuzz targets (make fuzz) build with -Ilib: tools/lint reads this line.
+INC_fuzz := -Ilib
+$(BUILD)/obj/lib/%.o: INC := $(INC_lib)
+$(BUILD)/obj/handlers/%.o: INC := $(INC_handlers)
+$(BUILD)/obj/fcgi/%.o: INC := $(INC_fcgi)
+$(BUILD)/obj/indexer/%.o: INC := $(INC_indexer)
+$(BUILD)/obj/tools/%.o: INC := $(INC_tools)
+$(BUILD)/obj/t/unit/%.o: INC := $(INC_unit)
+$(BUILD)/obj/t/torture/%.o: INC := $(INC_torture)
+
 # Objects follow the flags: a changed Makefile rebuilds them.
 $(BUILD)/obj/%.o: %.c Makefile
 	@mkdir -p $(dir $@)
-	@echo "  CC $<"; $(CC) $(WM_CFLAGS) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
+	@echo "  CC $<"; $(CC) $(WM_CFLAGS) $(INC) $(CFLAGS) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
 
 $(BUILD)/waymark-fcgi: $(FCGI_OBJ) $(HANDLER_OBJ) $(LIB_OBJ)
 	@echo "  LD $@"; $(CC) $(WM_LDFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
@@ -92,6 +125,12 @@ $(BUILD)/waymark: $(BUILD)/obj/tools/waymark.o $(HANDLER_OBJ) $(LIB_OBJ)
 $(BUILD)/t/%.t: $(BUILD)/obj/t/unit/%.o $(HANDLER_OBJ) $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	@echo "  LD $@"; $(CC) $(WM_LDFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+# The allocation torture run drives the gatekeeper in process, so it links
+# fcgi/ too (its allocator hook is in the program itself).
+$(BUILD)/t/torture-%.t: $(BUILD)/obj/t/torture/%.o $(GATE_OBJ) $(HANDLER_OBJ) $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	@echo "  LD $@"; $(CC) $(WM_LDFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS) -ldl
 
 # The nginx locations are generated from the dispatch table.
 $(BUILD)/nginx-routes.conf: $(BUILD)/waymark

@@ -3,72 +3,11 @@
 #include <string.h>
 #include <strings.h>
 
+#include "fields.h"
 #include "gate.h"
 #include "json.h"
-#include "url.h"
 #include "pay.h"
 #include "banned.h"
-
-#define QUERY_MAX 8192
-#define QUERY_MAX_PARAMS 32
-
-struct qparam {
-	char *name;
-	char *value;
-	size_t len;
-	bool used;
-};
-
-/* Decode one query component ('+' is a space) into the pool; NULL on a bad escape. */
-static char *
-query_decode(struct pool *p, const char *s, size_t n, size_t *outlen)
-{
-	char *out = pool_alloc(p, n + 1);
-
-	return out && url_pct_decode(s, n, true, out, outlen) == 0 ? out : NULL;
-}
-
-/* Split the query string; 400 on bad escapes, repeats and excess. */
-static enum err
-query_split(struct req *r, struct resp *w, struct qparam *qp, size_t *nq)
-{
-	const char *s = r->query;
-	size_t n = 0;
-
-	if (strlen(s) > QUERY_MAX)
-		return resp_fail(w, ERR_INVALID_REQUEST, NULL,
-		    "The query string is longer than %d bytes.", QUERY_MAX);
-	while (*s) {
-		const char *amp = strchr(s, '&');
-		size_t plen = amp ? (size_t)(amp - s) : strlen(s);
-		const char *eq = memchr(s, '=', plen);
-		size_t klen = eq ? (size_t)(eq - s) : plen, vlen, kdl;
-
-		if (plen > 0) {
-			if (n == QUERY_MAX_PARAMS)
-				return resp_fail(w, ERR_INVALID_REQUEST, NULL,
-				    "The query string has more than %d parameters.", QUERY_MAX_PARAMS);
-			qp[n].name = query_decode(&r->pool, s, klen, &kdl);
-			qp[n].value = eq ? query_decode(&r->pool, eq + 1, plen - klen - 1, &vlen)
-			    : query_decode(&r->pool, "", 0, &vlen);
-			if (qp[n].name == NULL || qp[n].value == NULL)
-				return resp_fail(w, ERR_INVALID_REQUEST, NULL,
-				    "The query string has an invalid percent escape.");
-			qp[n].len = vlen;
-			qp[n].used = false;
-			for (size_t i = 0; i < n; i++)
-				if (strcmp(qp[i].name, qp[n].name) == 0)
-					return resp_fail(w, ERR_INVALID_FIELD, qp[n].name,
-					    "Query parameter %s is given more than once.", qp[n].name);
-			n++;
-		}
-		s += plen;
-		if (*s == '&')
-			s++;
-	}
-	*nq = n;
-	return ERR_NONE;
-}
 
 static bool
 is_json_type(const char *ct)
@@ -105,7 +44,7 @@ read_body(const struct gate *g, struct req *r, struct resp *w)
 
 
 /*
- * A body error on a JSON-RPC row: HTTP 400 with a JSON-RPC error object
+ * A body error on a JSON-RPC row: HTTP 400 (500 for ERR_INTERNAL) with a JSON-RPC error object
  * (id null), the service's error code in error.data. Returns e.
  */
 __attribute__((format(printf, 4, 5)))
@@ -127,7 +66,7 @@ jsonrpc_fail(struct resp *w, enum err e, int code, const char *fmt, ...)
 	json_object_object_add(d, "error", json_object_new_string(err_info(e)->code));
 	json_object_object_add(er, "data", d);
 	json_object_object_add(o, "error", er);
-	if (resp_json(w, 400, o) < 0)
+	if (resp_json(w, err_info(e)->status, o) < 0)
 		resp_fail(w, e, NULL, "%s", msg);
 	json_object_put(o);
 	return e;
@@ -146,6 +85,9 @@ parse_body(const struct endpoint *ep, struct req *r, struct resp *w)
 		return rpc ? jsonrpc_fail(w, ERR_INVALID_JSON, -32700, "Parse error: the request body is empty.")
 		    : resp_fail(w, ERR_INVALID_JSON, NULL, "The request body is empty; send a JSON object.");
 	if (json_parse_strict((const char *)r->body, r->body_len, &lim, &o, &je) < 0) {
+		if (je.code == JSON_E_NOMEM)
+			return rpc ? jsonrpc_fail(w, ERR_INTERNAL, -32603, "Internal error.")
+			    : resp_fail(w, ERR_INTERNAL, NULL, NULL);
 		if (rpc)
 			return jsonrpc_fail(w, je.code == JSON_E_DUPLICATE ? ERR_DUPLICATE_KEY : ERR_INVALID_JSON,
 			    -32700, "Parse error: %s at byte %zu.", je.msg, je.offset);
@@ -168,90 +110,19 @@ parse_body(const struct endpoint *ep, struct req *r, struct resp *w)
 	return ERR_NONE;
 }
 
-/* Validate every declared field from its source into r->vals. */
+/* Step 6: every declared field from its source into r->vals (lib/fields.h). */
 static enum err
 check_fields(const struct endpoint *ep, struct req *r, struct resp *w)
 {
-	struct qparam qp[QUERY_MAX_PARAMS];
-	size_t nq = 0;
-	char msg[256];
-	const struct field *f = ep->fields;
-	enum err e;
+	struct fields_in in = { .params = r->params, .nparams = r->nparams, .query = r->query,
+	    .body = r->json, .strict = (ep->flags & EP_STRICT) != 0 };
+	struct fields_fail fail;
 
-	if (r->json && (ep->fields || (ep->flags & EP_STRICT)) &&
-	    !json_object_is_type(r->json, json_type_object))
-		return resp_fail(w, ERR_INVALID_JSON, NULL, "The JSON body must be an object.");
-	if ((e = query_split(r, w, qp, &nq)) != ERR_NONE)
-		return e;
-	for (size_t i = 0; f && f[i].name; i++) {
-		struct value *v = &r->vals[i];
-		const char *text = NULL;
-		size_t tlen = 0;
-		json_object *member = NULL;
-
-		if (i >= VALID_MAX_FIELDS)
-			return resp_fail(w, ERR_INTERNAL, NULL, NULL);
-		switch (f[i].src) {
-		case VS_PATH:
-			for (size_t k = 0; k < r->nparams; k++)
-				if (strcmp(r->params[k].name, f[i].name) == 0) {
-					text = r->params[k].value;
-					tlen = r->params[k].len;
-				}
-			break;
-		case VS_QUERY:
-			for (size_t k = 0; k < nq; k++)
-				if (strcmp(qp[k].name, f[i].name) == 0) {
-					text = qp[k].value;
-					tlen = qp[k].len;
-					qp[k].used = true;
-				}
-			break;
-		case VS_BODY:
-			if (r->json)
-				json_object_object_get_ex(r->json, f[i].name, &member);
-			break;
-		}
-		if (f[i].src == VS_BODY && r->json && member == NULL &&
-		    json_object_object_get_ex(r->json, f[i].name, NULL)) {
-			/* present with the value null */
-			return resp_fail(w, ERR_INVALID_FIELD, f[i].name, "Field %s must not be null.",
-			    f[i].name);
-		}
-		if (text == NULL && member == NULL) {
-			if (f[i].def) {
-				text = f[i].def;
-				tlen = strlen(text);
-			} else if (f[i].required) {
-				return resp_fail(w, ERR_MISSING_FIELD, f[i].name, "Field %s is required.",
-				    f[i].name);
-			} else {
-				continue;
-			}
-		}
-		e = member ? valid_json(&f[i], member, &r->pool, v, msg, sizeof(msg))
-		    : valid_text(&f[i], text, tlen, &r->pool, v, msg, sizeof(msg));
-		if (e != ERR_NONE)
-			return resp_fail(w, e, f[i].name, "%s", msg);
-	}
-	for (size_t k = 0; k < nq; k++)
-		if (!qp[k].used)
-			return resp_fail(w, ERR_UNKNOWN_FIELD, qp[k].name,
-			    "This endpoint has no query parameter %s.", qp[k].name);
-	if ((ep->flags & EP_STRICT) && r->json) {
-		json_object_object_foreach(r->json, key, val) {
-			bool known = false;
-
-			(void)val;
-			for (size_t i = 0; f && f[i].name; i++)
-				if (f[i].src == VS_BODY && strcmp(f[i].name, key) == 0)
-					known = true;
-			if (!known)
-				return resp_fail(w, ERR_UNKNOWN_FIELD, key,
-				    "This endpoint does not accept the field %s.", key);
-		}
-	}
-	return ERR_NONE;
+	if (fields_check(ep->fields, &in, &r->pool, r->vals, &fail) == ERR_NONE)
+		return ERR_NONE;
+	if (fail.msg[0] == '\0')
+		return resp_fail(w, fail.e, fail.field, NULL);
+	return resp_fail(w, fail.e, fail.field, "%s", fail.msg);
 }
 
 static enum err
@@ -274,6 +145,8 @@ gate_checks(const struct gate *g, struct req *r, struct resp *w)
 		return resp_fail(w, ERR_METHOD_NOT_ALLOWED, NULL,
 		    "%s is not allowed on this path; use %s.", r->method_text, text);
 	}
+	case EP_NOMEM:
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
 	case EP_FOUND:
 		break;
 	}
@@ -314,11 +187,16 @@ gate_run(const struct gate *g, struct req *r, struct resp *w)
 	enum err e;
 
 	r->cfg = g->cfg;
+	json_alloc_clear();
 	if (r->method == HM__MAX) {
 		resp_fail(w, ERR_METHOD_NOT_ALLOWED, NULL, "Unknown HTTP method.");
 		return;
 	}
 	e = gate_checks(g, r, w);
+	/* JSON that could not be built is never answered as is (lib/json.h). */
+	if (json_alloc_latched() && w->status < 500)
+		e = resp_fail(w, ERR_INTERNAL, NULL, NULL);
+	json_alloc_clear();
 	if (e == ERR_DATABASE_UNAVAILABLE || e == ERR_INTERNAL)
 		fprintf(stderr, "waymark: %s %s: %s (db: %s)\n", r->method_text,
 		    r->ep ? r->ep->id : "-", err_info(e)->code, g->db->err[0] ? g->db->err : "-");

@@ -289,6 +289,9 @@ pay_run(const struct gate *g, struct req *r, struct resp *w)
 	case X402_PARSE_MISMATCH:
 		e = challenge(w, &rq, ERR_PAYMENT_MISMATCH, msg);
 		goto out;
+	case X402_PARSE_NOMEM:
+		e = resp_fail(w, ERR_INTERNAL, NULL, NULL);
+		goto out;
 	default:
 		e = challenge(w, &rq, ERR_INVALID_PAYMENT, msg);
 		goto out;

@@ -14,6 +14,7 @@
 #include "discovery.h"
 #include "drafts.h"
 #include "economics.h"
+#include "fields.h"
 #include "json.h"
 #include "mcp.h"
 #include "table.h"
@@ -272,54 +273,30 @@ tool_fail(enum err e, const char *field, const char *fmt, ...)
 }
 
 /*
- * Validate a tool's arguments against its row's fields into v[], as the
- * gatekeeper validates a body: each declared field, then no undeclared
- * member. NULL when they pass, else the tool error result.
+ * Validate a tool's arguments against its row's fields into v[], with the
+ * gatekeeper's field check (lib/fields.h): every field is read from the
+ * arguments object, and a member no field names is refused. NULL when
+ * they pass, else the tool error result.
  */
 static json_object *
 args_check(struct req *r, const struct tool *t, const struct field *f, json_object *args,
     struct value *v)
 {
-	char msg[256];
+	struct fields_in in = { .body = args, .body_only = true };
+	struct fields_fail fail;
 
-	for (size_t i = 0; f && f[i].name; i++) {
-		json_object *m = NULL;
-		bool present = args && json_object_object_get_ex(args, f[i].name, &m);
-		enum err e;
-
-		if (i >= VALID_MAX_FIELDS)
-			return tool_fail(ERR_INTERNAL, NULL, "Tool %s has too many arguments.", t->name);
-		memset(&v[i], 0, sizeof(v[i]));
-		if (present && m == NULL)
-			return tool_fail(ERR_INVALID_FIELD, f[i].name, "Field %s must not be null.",
-			    f[i].name);
-		if (!present && f[i].def)
-			e = valid_text(&f[i], f[i].def, strlen(f[i].def), &r->pool, &v[i], msg,
-			    sizeof(msg));
-		else if (!present && f[i].required)
-			return tool_fail(ERR_MISSING_FIELD, f[i].name, "Field %s is required.",
-			    f[i].name);
-		else if (!present)
-			continue;
-		else
-			e = valid_json(&f[i], m, &r->pool, &v[i], msg, sizeof(msg));
-		if (e != ERR_NONE)
-			return tool_fail(e, f[i].name, "%s", msg);
+	switch (fields_check(f, &in, &r->pool, v, &fail)) {
+	case ERR_NONE:
+		return NULL;
+	case ERR_UNKNOWN_FIELD:
+		return tool_fail(ERR_UNKNOWN_FIELD, fail.field,
+		    "Tool %s does not accept the argument %s.", t->name, fail.field);
+	case ERR_INTERNAL:
+		return tool_fail(ERR_INTERNAL, NULL, "%s", fail.msg[0] ? fail.msg :
+		    err_info(ERR_INTERNAL)->message);
+	default:
+		return tool_fail(fail.e, fail.field, "%s", fail.msg);
 	}
-	if (args) {
-		json_object_object_foreach(args, key, val) {
-			bool known = false;
-
-			(void)val;
-			for (size_t i = 0; f && f[i].name; i++)
-				if (strcmp(f[i].name, key) == 0)
-					known = true;
-			if (!known)
-				return tool_fail(ERR_UNKNOWN_FIELD, key,
-				    "Tool %s does not accept the argument %s.", t->name, key);
-		}
-	}
-	return NULL;
 }
 
 /* The validated value of argument name, or NULL when absent. */
@@ -725,6 +702,7 @@ enum err
 h_mcp_get(struct req *r, struct resp *w)
 {
 	json_object *o;
+	int rc;
 
 	if (wants_event_stream(req_header(r, "accept"))) {
 		resp_header(w, "Allow", "GET, POST");
@@ -733,6 +711,7 @@ h_mcp_get(struct req *r, struct resp *w)
 		    "description.");
 	}
 	o = mcp_describe_json();
-	pool_defer(&r->pool, json_release, o);
-	return resp_json(w, 200, o) < 0 ? resp_fail(w, ERR_INTERNAL, NULL, NULL) : ERR_NONE;
+	rc = resp_json(w, 200, o);
+	json_object_put(o);
+	return rc < 0 ? resp_fail(w, ERR_INTERNAL, NULL, NULL) : ERR_NONE;
 }

@@ -45,6 +45,7 @@ check_params(const struct endpoint *ep, struct req *r, struct resp *w, size_t id
     const struct path_param *pp, size_t np)
 {
 	char msg[256], name[64];
+	enum err e;
 
 	for (size_t k = 0; k < np; k++)
 		for (size_t i = 0; ep->fields && ep->fields[i].name; i++) {
@@ -52,8 +53,11 @@ check_params(const struct endpoint *ep, struct req *r, struct resp *w, size_t id
 
 			if (ep->fields[i].src != VS_PATH || strcmp(ep->fields[i].name, pp[k].name) != 0)
 				continue;
-			if (valid_text(&ep->fields[i], pp[k].value, pp[k].len, &r->pool, &v, msg,
-			    sizeof(msg)) != ERR_NONE) {
+			e = valid_text(&ep->fields[i], pp[k].value, pp[k].len, &r->pool, &v, msg,
+			    sizeof(msg));
+			if (e == ERR_INTERNAL)
+				return resp_fail(w, e, NULL, NULL);
+			if (e != ERR_NONE) {
 				snprintf(name, sizeof(name), "requests[%zu].path", idx);
 				return resp_fail(w, ERR_INVALID_FIELD, name, "Step %zu is invalid: %s", idx,
 				    msg);
@@ -74,6 +78,7 @@ price_step(struct req *r, struct resp *w, size_t idx, json_object *in, json_obje
 	struct path_param pp[REQ_MAX_PARAMS];
 	size_t np = 0, plen;
 	unsigned allow;
+	enum ep_match found;
 	uint64_t unit = 0, qty;
 	json_object *s, *pay, *protos;
 	enum err e;
@@ -101,6 +106,8 @@ price_step(struct req *r, struct resp *w, size_t idx, json_object *in, json_obje
 			return resp_fail(w, ERR_MISSING_FIELD, name, "Field %s is required.", name);
 		else
 			e = valid_json(f, m, &r->pool, &v[i], msg, sizeof(msg));
+		if (e == ERR_INTERNAL)
+			return resp_fail(w, e, NULL, NULL);
 		if (e != ERR_NONE)
 			return resp_fail(w, e, name, "Step %zu: %s", idx, msg);
 	}
@@ -111,8 +118,11 @@ price_step(struct req *r, struct resp *w, size_t idx, json_object *in, json_obje
 	plen = strcspn(v[1].text, "?#");
 	memcpy(path, v[1].text, plen);
 	path[plen] = '\0';
-	if (endpoint_find(endpoints, nendpoints, v[0].choice == 0 ? HM_GET : HM_POST, path, &r->pool,
-	    &ep, pp, &np, &allow) != EP_FOUND)
+	found = endpoint_find(endpoints, nendpoints, v[0].choice == 0 ? HM_GET : HM_POST, path, &r->pool,
+	    &ep, pp, &np, &allow);
+	if (found == EP_NOMEM)
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
+	if (found != EP_FOUND)
 		return resp_fail(w, ERR_INVALID_FIELD, name,
 		    "Step %zu (%s %s) is not an endpoint of this service.", idx, v[0].text, path);
 	if ((e = check_params(ep, r, w, idx, pp, np)) != ERR_NONE)

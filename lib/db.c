@@ -106,11 +106,23 @@ drain(MYSQL *my)
 	return 0;
 }
 
+/*
+ * A failure the client library reported by itself (out of memory, a
+ * malformed packet, or no error number at all) leaves the protocol state
+ * unknown: results may still be unread, and the next statement could read
+ * an earlier statement's rows. Such a connection is closed, never reused.
+ */
+static bool
+is_client_error(unsigned int e)
+{
+	return e == 0 || (e >= CR_MIN_ERROR && e <= CR_MAX_ERROR);
+}
+
 static enum db_rc
 classify(struct db *d, unsigned int e)
 {
 	keep_error(d);
-	if (is_connection_error(e)) {
+	if (is_connection_error(e) || is_client_error(e)) {
 		db_close(d);
 		return DB_UNAVAILABLE;
 	}

@@ -373,10 +373,9 @@ derive_domain(struct ctx *c, json_object *domain)
 		if (!json_object_object_get_ex(domain, order[i][0], NULL))
 			continue;
 		f = json_object_new_object();
-		if (f == NULL || json_object_array_add(c->domain_type, f) < 0) {
-			json_object_put(f);
+		/* an add takes f even when it fails (lib/json.h) */
+		if (f == NULL || json_object_array_add(c->domain_type, f) < 0)
 			return fail(c, EIP712_BAD_INPUT, "out of memory");
-		}
 		json_object_object_add(f, "name", json_object_new_string(order[i][0]));
 		json_object_object_add(f, "type", json_object_new_string(order[i][1]));
 		if (field_str(f, "name") == NULL || field_str(f, "type") == NULL)

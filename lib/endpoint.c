@@ -91,8 +91,9 @@ endpoint_find(const struct endpoint *tab, size_t n, enum http_method method, con
 		if (!endpoint_path_matches(tab[i].pattern, path))
 			continue;
 		if (tab[i].method == method) {
+			/* the path matched without the pool: only room can fail */
 			if (!match(tab[i].pattern, path, pool, params, nparams))
-				return EP_NO_PATH;
+				return EP_NOMEM;
 			*out = &tab[i];
 			return EP_FOUND;
 		}

@@ -75,6 +75,7 @@ enum ep_match {
 	EP_FOUND,         /* *out is the row for method and path */
 	EP_WRONG_METHOD,  /* path exists; *allow has a bit per allowed method */
 	EP_NO_PATH,       /* no row has this path */
+	EP_NOMEM,         /* the row matched, but its parameters found no room in pool */
 };
 
 /*

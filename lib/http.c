@@ -9,6 +9,7 @@
 
 #define RESP_HEADERS_MAX (16 * 1024)
 #define RESP_BODY_MAX (8 * 1024 * 1024)
+#define RESP_FALLBACK "{\"error\":\"internal_error\",\"message\":\"The answer could not be built.\"}"
 
 static const char *const method_names[HM__MAX] = {
 	[HM_GET] = "GET",
@@ -65,6 +66,10 @@ resp_init(struct resp *w)
 	w->content_type = "application/json";
 	buf_init(&w->headers, RESP_HEADERS_MAX);
 	buf_init(&w->body, RESP_BODY_MAX);
+	/* Room for resp_fail's fixed answer, so it is written without an
+	 * allocation when memory runs out (buf_reset keeps the room). */
+	if (buf_add(&w->body, RESP_FALLBACK, sizeof(RESP_FALLBACK) - 1) == 0)
+		buf_reset(&w->body);
 }
 
 void
@@ -85,8 +90,8 @@ resp_header(struct resp *w, const char *name, const char *value)
 int
 resp_json(struct resp *w, int status, json_object *obj)
 {
-	size_t len;
-	const char *s = json_dump(obj, &len);
+	size_t len = 0;
+	const char *s = json_alloc_latched() ? NULL : json_dump(obj, &len);
 
 	w->status = status;
 	w->content_type = "application/json";
@@ -96,12 +101,26 @@ resp_json(struct resp *w, int status, json_object *obj)
 	return 0;
 }
 
+/* Whether a member of o is null (a value that could not be made). */
+static bool
+has_null_member(json_object *o)
+{
+	json_object_object_foreach(o, k, v) {
+		(void)k;
+		if (v == NULL)
+			return true;
+	}
+	return false;
+}
+
 enum err
 resp_fail(struct resp *w, enum err e, const char *field, const char *fmt, ...)
 {
 	const struct err_info *info = err_info(e);
 	json_object *o = json_object_new_object();
+	const char *s = NULL;
 	char msg[512];
+	size_t len = 0;
 
 	if (fmt) {
 		va_list ap;
@@ -112,17 +131,22 @@ resp_fail(struct resp *w, enum err e, const char *field, const char *fmt, ...)
 	} else {
 		snprintf(msg, sizeof(msg), "%s", info->message);
 	}
-	json_object_object_add(o, "error", json_object_new_string(info->code));
-	json_object_object_add(o, "message", json_object_new_string(msg));
-	if (field)
-		json_object_object_add(o, "field", json_object_new_string(field));
-	if (resp_json(w, info->status, o) < 0) {
-		/* The fixed fallback always fits. */
-		buf_reset(&w->body);
-		buf_adds(&w->body, "{\"error\":\"internal_error\",\"message\":\"response too large\"}");
-		w->status = 500;
-	} else {
+	/* Not through resp_json: an error is still written after the latch
+	 * was set (lib/json.h); only this object's own failures count. */
+	if (o && json_object_object_add(o, "error", json_object_new_string(info->code)) == 0 &&
+	    json_object_object_add(o, "message", json_object_new_string(msg)) == 0 &&
+	    (field == NULL || json_object_object_add(o, "field", json_object_new_string(field)) == 0) &&
+	    json_object_object_length(o) == (field ? 3 : 2) && !has_null_member(o))
+		s = json_dump(o, &len);
+	w->content_type = "application/json";
+	buf_reset(&w->body);
+	if (s && buf_add(&w->body, s, len) == 0) {
 		w->status = info->status;
+	} else {
+		/* resp_init left room for the fixed answer */
+		buf_reset(&w->body);
+		buf_add(&w->body, RESP_FALLBACK, sizeof(RESP_FALLBACK) - 1);
+		w->status = 500;
 	}
 	json_object_put(o);
 	return e;

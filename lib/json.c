@@ -8,6 +8,7 @@
  * is bounded by max_depth, itself capped at JSON_DEPTH_CEILING.
  */
 #include <errno.h>
+#include <inttypes.h>
 #include <limits.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -506,8 +507,7 @@ parse_array(struct parser *p, size_t depth, json_object **out)
 		}
 		if (parse_value(p, depth, &v) < 0)
 			goto err;
-		if (json_object_array_add(arr, v) < 0) {
-			json_object_put(v);
+		if (json_object_array_add(arr, v) < 0) {   /* v is taken (json.h) */
 			fail(p, JSON_E_NOMEM, p->pos, NULL);
 			goto err;
 		}
@@ -606,7 +606,7 @@ parse_object(struct parser *p, size_t depth, json_object **out)
 		 * under memory exhaustion, and nothing on our side can avoid it.
 		 */
 		if (json_object_object_add_ex(obj, key, v, JSON_C_OBJECT_ADD_KEY_IS_NEW) < 0) {
-			json_object_put(v);
+			/* v is taken (json.h) */
 			fail(p, JSON_E_NOMEM, at, NULL);
 			goto err;
 		}
@@ -736,13 +736,92 @@ out:
 	return rc;
 }
 
+/* The length of a string as json-c escapes it (PLAIN, NOSLASHESCAPE). */
+static size_t
+escaped_len(const char *p, size_t n)
+{
+	size_t out = 2;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)p[i];
+
+		if (c == '\b' || c == '\n' || c == '\r' || c == '\t' || c == '\f' || c == '"' ||
+		    c == '\\')
+			out += 2;
+		else if (c < ' ')
+			out += 6;
+		else
+			out++;
+	}
+	return out;
+}
+
+/*
+ * The length json_dump's text of o must have; SIZE_MAX for what it cannot
+ * tell (a tree deeper than the parser accepts).
+ */
+static size_t
+text_len(json_object *o, unsigned depth)
+{
+	size_t n = 0, k;
+	char num[32];
+
+	if (depth > 1000)
+		return SIZE_MAX;
+	switch (json_object_get_type(o)) {
+	case json_type_null:
+		return 4;
+	case json_type_boolean:
+		return json_object_get_boolean(o) ? 4 : 5;
+	case json_type_int:
+		return (size_t)snprintf(num, sizeof(num), "%" PRId64, json_object_get_int64(o));
+	case json_type_double:
+	case json_type_string:
+		if (json_object_is_type(o, json_type_double)) {
+			const char *t = json_object_get_string(o);
+
+			return t ? strlen(t) : 0;
+		}
+		return escaped_len(json_object_get_string(o), (size_t)json_object_get_string_len(o));
+	case json_type_array:
+		k = json_object_array_length(o);
+		n = 2 + (k ? k - 1 : 0);
+		for (size_t i = 0; i < k; i++) {
+			size_t m = text_len(json_object_array_get_idx(o, i), depth + 1);
+
+			if (m == SIZE_MAX)
+				return SIZE_MAX;
+			n += m;
+		}
+		return n;
+	case json_type_object:
+		n = 2;
+		k = 0;
+		json_object_object_foreach(o, key, val) {
+			size_t m = text_len(val, depth + 1);
+
+			if (m == SIZE_MAX)
+				return SIZE_MAX;
+			n += (k++ ? 1 : 0) + escaped_len(key, strlen(key)) + 1 + m;
+		}
+		return n;
+	}
+	return SIZE_MAX;
+}
+
 const char *
 json_dump(json_object *obj, size_t *len)
 {
-	size_t n = 0;
+	size_t n = 0, want;
 	const char *s;
 
 	s = json_object_to_json_string_length(obj, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE, &n);
+	/* json-c drops what it cannot append when memory runs out and still
+	 * returns the text: only the expected length tells a whole answer. */
+	if (s != NULL && (want = text_len(obj, 0)) != SIZE_MAX && n != want) {
+		json_alloc_failed();
+		s = NULL;
+	}
 	if (len != NULL)
 		*len = s != NULL ? n : 0;
 	return s;
@@ -956,4 +1035,24 @@ void
 json_release(void *obj)
 {
 	json_object_put(obj);
+}
+
+static _Thread_local bool alloc_latch;
+
+void
+json_alloc_failed(void)
+{
+	alloc_latch = true;
+}
+
+bool
+json_alloc_latched(void)
+{
+	return alloc_latch;
+}
+
+void
+json_alloc_clear(void)
+{
+	alloc_latch = false;
 }

@@ -39,6 +39,7 @@
 #ifndef WAYMARK_JSON_H
 #define WAYMARK_JSON_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include <json-c/json.h>
@@ -171,5 +172,22 @@ enum json_keys json_check_keys(json_object *obj, const char *const allowed[], co
  * (out may then hold part of the text).
  */
 int json_canonical(json_object *obj, struct buf *out);
+
+/*
+ * Out of memory while building JSON. json-c's constructors return NULL and
+ * its add functions -1 when an allocation fails, and a NULL member is
+ * printed as null: an answer built from such a tree would be a 200 with a
+ * broken body. Every program links lib/jsonwrap.c with -Wl,--wrap for the
+ * json-c constructors and add functions our code calls (Makefile
+ * JSON_WRAP): a failure there sets this thread's latch, an add to a NULL
+ * container drops the value instead of asserting, and a value an add could
+ * not take is released: in our programs an add always takes its value,
+ * even when it fails (json-c alone would leave it with the caller). resp_json refuses to serialize while the latch is
+ * set, and the gatekeeper clears it before each request and turns an answer
+ * given with it set into a 500 (docs/ARCHITECTURE.md, Gatekeeper).
+ */
+void json_alloc_failed(void);     /* set the latch (lib/jsonwrap.c calls it) */
+bool json_alloc_latched(void);    /* whether it is set */
+void json_alloc_clear(void);      /* clear it */
 
 #endif

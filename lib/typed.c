@@ -261,9 +261,13 @@ typed_data_new(enum typed_kind kind, const struct typed_domain *d, json_object *
 	part[3] = json_object_get(message);
 	o = json_object_new_object();
 	for (int i = 0; i < 4 && o != NULL; i++) {
-		/* json-c keeps ownership with the caller when an add fails */
-		if (part[i] == NULL || json_object_object_add(o, keys[i], part[i]) < 0)
+		/* an add takes its value even when it fails (lib/json.h) */
+		if (part[i] == NULL)
 			break;
+		if (json_object_object_add(o, keys[i], part[i]) < 0) {
+			part[i] = NULL;
+			break;
+		}
 		part[i] = NULL;
 		if (i == 3)
 			return o;

@@ -19,6 +19,15 @@ bad(char *msg, size_t cap, const struct field *f, const char *why)
 	return ERR_INVALID_FIELD;
 }
 
+/* The request pool is full: the server's fault, not the field's. */
+static enum err
+nomem(char *msg, size_t cap)
+{
+	if (cap)
+		msg[0] = '\0';
+	return ERR_INTERNAL;
+}
+
 static int
 parse_u64(const char *s, size_t len, uint64_t *out)
 {
@@ -50,7 +59,7 @@ valid_text(const struct field *f, const char *s, size_t len, struct pool *pool, 
 	out->text = pool_strndup(pool, s, len);
 	out->len = len;
 	if (out->text == NULL)
-		return bad(msg, cap, f, "could not be stored");
+		return nomem(msg, cap);
 	switch (f->type) {
 	case VT_STRING: {
 		long n = utf8_length(s, len);
@@ -92,7 +101,7 @@ valid_text(const struct field *f, const char *s, size_t len, struct pool *pool, 
 		out->text = pool_strndup(pool, h.text, h.len);
 		out->len = h.len;
 		if (out->text == NULL)
-			return bad(msg, cap, f, "could not be stored");
+			return nomem(msg, cap);
 		handle_hash(&h, out->hash);
 		break;
 	}

@@ -76,8 +76,9 @@ struct value {
 
 /*
  * Validate text s[0..len) for field f into out (strings are copied into
- * pool). Returns ERR_NONE, or ERR_INVALID_FIELD with a one-sentence
- * reason in msg[cap] that names the field.
+ * pool). Returns ERR_NONE, ERR_INVALID_FIELD with a one-sentence
+ * reason in msg[cap] that names the field, or ERR_INTERNAL (msg empty)
+ * when the pool has no room for the copy.
  */
 enum err valid_text(const struct field *f, const char *s, size_t len, struct pool *pool,
     struct value *out, char *msg, size_t cap);

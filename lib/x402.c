@@ -389,13 +389,15 @@ x402_payment_parse(const char *hdr, const struct x402_requirements *rq, uint64_t
 	raw = malloc(hlen);
 	if (raw == NULL) {
 		snprintf(msg, cap, "The payment could not be read.");
-		return X402_PARSE_MALFORMED;
+		return X402_PARSE_NOMEM;
 	}
 	if (x402_base64_decode(hdr, hlen, raw, hlen, &n) < 0) {
 		snprintf(msg, cap, "PAYMENT-SIGNATURE is not standard base64 with padding.");
 		goto out;
 	}
 	if (json_parse_strict((const char *)raw, n, &lim, &o, &je) < 0) {
+		if (je.code == JSON_E_NOMEM)
+			rc = X402_PARSE_NOMEM;
 		snprintf(msg, cap, "PAYMENT-SIGNATURE does not decode to strict JSON: %s.", je.msg);
 		goto out;
 	}

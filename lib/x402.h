@@ -70,6 +70,7 @@ enum x402_parse {
 	X402_PARSE_MALFORMED,   /* not base64, not JSON, not the v2 exact shape, bad signature */
 	X402_PARSE_MISMATCH,    /* well-formed, but for another resource, price, payee or time */
 	X402_PARSE_EXPIRED,     /* well-formed and bound here, but validBefore has passed */
+	X402_PARSE_NOMEM,       /* out of memory: nothing is known about the payment */
 	X402_PARSE__MAX
 };
 
