@@ -5,6 +5,7 @@
 #include "http.h"
 #include "json.h"
 #include "endpoint.h"
+#include "utf8.h"
 #include "banned.h"
 
 #define RESP_HEADERS_MAX (16 * 1024)
@@ -112,10 +113,17 @@ resp_fail(struct resp *w, enum err e, const char *field, const char *fmt, ...)
 	} else {
 		snprintf(msg, sizeof(msg), "%s", info->message);
 	}
+	/* The message may quote input cut to fit (%.64s): the body stays UTF-8. */
+	utf8_repair(msg);
 	json_object_object_add(o, "error", json_object_new_string(info->code));
 	json_object_object_add(o, "message", json_object_new_string(msg));
-	if (field)
-		json_object_object_add(o, "field", json_object_new_string(field));
+	if (field) {
+		char f[512];
+
+		snprintf(f, sizeof(f), "%s", field);
+		utf8_repair(f);
+		json_object_object_add(o, "field", json_object_new_string(f));
+	}
 	if (resp_json(w, info->status, o) < 0) {
 		/* The fixed fallback always fits. */
 		buf_reset(&w->body);

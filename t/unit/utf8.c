@@ -273,5 +273,31 @@ main(void)
 			printf("# first failure at %02X %02X %02X %02X\n", buf[0], buf[1], buf[2], buf[3]);
 	}
 	ok(good, "4-byte inputs (all first two bytes, sampled tails) decode only to their own encoding");
+
+	/* utf8_repair: text cut to fit mid-character stays UTF-8 (found by t/fuzz/receipt). */
+	{
+		static const struct { const char *in, *out; } rep[] = {
+			{ "plain", "plain" },
+			{ "caf\xc3\xa9", "caf\xc3\xa9" },
+			{ "caf\xc3", "caf" },                 /* 2-byte cut after its lead */
+			{ "x\xe2\x80", "x" },                 /* 3-byte cut after two */
+			{ "x\xf0\x9f\x98", "x" },            /* 4-byte cut after three */
+			{ "a\xff" "b", "a?b" },                   /* never UTF-8 */
+			{ "a\xc3(b", "a?(b" },                 /* lead without continuation, mid-text */
+			{ "\xed\xa0\x80z", "???z" },           /* a surrogate */
+			{ "\xc0\xaf", "??" },                  /* overlong */
+			{ "", "" },
+		};
+		char t[32];
+
+		for (size_t i = 0; i < sizeof(rep) / sizeof(rep[0]); i++) {
+			size_t n;
+
+			snprintf(t, sizeof(t), "%s", rep[i].in);
+			n = utf8_repair(t);
+			ok(strcmp(t, rep[i].out) == 0 && n == strlen(rep[i].out) && utf8_valid(t, n),
+			    "utf8_repair case %zu gives %zu well-formed bytes", i, n);
+		}
+	}
 	return done_testing();
 }
