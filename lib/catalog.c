@@ -178,7 +178,9 @@ catalog_item_parse(json_object *item, struct catalog_item *out, char *why, size_
 		return -1;
 	}
 	if (type && strcmp(type, "http") != 0) {
+		/* The type is quoted cut to fit: the reason stays UTF-8. */
 		snprintf(why, cap, "type %.20s is not http", type);
+		utf8_repair(why);
 		return -1;
 	}
 	if (url == NULL || (ue = url_check_public(url, strlen(url), URL_ALLOW_QUERY, &u)) != URL_OK) {

@@ -1,0 +1,42 @@
+/*
+ * Catalog items (lib/catalog.c) that t/fuzz/catalog found mishandled; the
+ * inputs are in t/fuzz/corpus/catalog/ as well. The listing cases with
+ * signed offers are in t/unit/receipt.c.
+ */
+#include <string.h>
+
+#include <json-c/json.h>
+
+#include "catalog.h"
+#include "json.h"
+#include "utf8.h"
+#include "tap.h"
+#include "banned.h"
+
+static json_object *
+parse(const char *s)
+{
+	json_object *o = NULL;
+	struct json_error je;
+
+	if (json_parse_strict(s, strlen(s), NULL, &o, &je) < 0)
+		return NULL;
+	return o;
+}
+
+int
+main(void)
+{
+	static struct catalog_item it;
+	char why[256];
+	json_object *o;
+
+	/* "type %.20s" cut the type inside U+202E: the reason was not UTF-8. */
+	o = parse("{\"resource\":\"https://a.example.com/x\",\"type\":\"httpk\\u202e evil\\u0007 bell\\u0085 nel\","
+	    "\"description\":\"d\"}");
+	ok(o != NULL && catalog_item_parse(o, &it, why, sizeof(why)) < 0, "an item of another type is refused");
+	ok(utf8_valid(why, strlen(why)) && strncmp(why, "type httpk", 10) == 0,
+	    "its reason quotes the type cut to whole characters: %s", why);
+	json_object_put(o);
+	return done_testing();
+}
