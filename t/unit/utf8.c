@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "http.h"
 #include "tap.h"
 #include "utf8.h"
 #include "banned.h"
@@ -298,6 +299,19 @@ main(void)
 			ok(strcmp(t, rep[i].out) == 0 && n == strlen(rep[i].out) && utf8_valid(t, n),
 			    "utf8_repair case %zu gives %zu well-formed bytes", i, n);
 		}
+	}
+	/* resp_fail keeps error bodies UTF-8 when a field path or a message
+	 * quoting input was cut inside a character (t/fuzz/baseline). */
+	{
+		struct resp w;
+		const char *f = "baseline.coverage.a\xc3\xa9\xc3...";
+
+		resp_init(&w);
+		resp_fail(&w, ERR_INVALID_FIELD, f, "%.22s is not a member.", f);
+		ok(w.status == 400 && utf8_valid(w.body.p, w.body.len) &&
+		    strstr(w.body.p, "\"field\":\"baseline.coverage.a\xc3\xa9?...\"") != NULL,
+		    "resp_fail: a field cut inside a character is repaired (%.*s)", (int)w.body.len, w.body.p);
+		resp_release(&w);
 	}
 	return done_testing();
 }
