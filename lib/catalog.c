@@ -125,6 +125,8 @@ catalog_page(json_object *page, json_object **items, long long *total)
 		return -1;
 	p = get(get(page, "pagination"), "total");
 	*total = p && json_object_is_type(p, json_type_int) ? json_object_get_int64(p) : -1;
+	if (*total < 0)
+		*total = -1;    /* a negative count says nothing */
 	return 0;
 }
 

@@ -59,7 +59,7 @@ int catalog_item_parse(json_object *item, struct catalog_item *out, char *why, s
 /*
  * The items array and paging of one page: {items|resources: [...],
  * pagination?{total}}. *items is borrowed from page; *total is -1 when
- * the page does not say. 0 or -1.
+ * the page does not say (or gives a negative count). 0 or -1.
  */
 int catalog_page(json_object *page, json_object **items, long long *total);
 

@@ -38,5 +38,20 @@ main(void)
 	ok(utf8_valid(why, strlen(why)) && strncmp(why, "type httpk", 10) == 0,
 	    "its reason quotes the type cut to whole characters: %s", why);
 	json_object_put(o);
+
+	/* A page's total was passed on as given, -250 included. */
+	{
+		json_object *items = NULL;
+		long long total = 0;
+
+		o = parse("{\"items\":[],\"pagination\":{\"total\":-250}}");
+		ok(o != NULL && catalog_page(o, &items, &total) == 0 && total == -1,
+		    "a negative total is taken as unknown (-1)");
+		json_object_put(o);
+		o = parse("{\"resources\":[],\"pagination\":{\"total\":250}}");
+		ok(o != NULL && catalog_page(o, &items, &total) == 0 && total == 250 &&
+		    json_object_is_type(items, json_type_array), "a total of 250 is kept");
+		json_object_put(o);
+	}
 	return done_testing();
 }
