@@ -13,7 +13,8 @@
  * - an object result: a block (rpc_block_ref) and a transaction receipt
  *   (x402_receipt_transfer).
  *
- * The raw input is also read as ABI data. Invariants: a reader succeeds
+ * The raw input is also read as ABI data, and as a client's ERC-6492
+ * signature wrapper (walletsig_unwrap_6492). Invariants: a reader succeeds
  * exactly when its word lies inside the data and its value fits the type;
  * a dynamic value lies inside the data; abi_encode of bytes decodes back to
  * them; a quantity formats back to a value that parses the same; a failed
@@ -93,6 +94,55 @@ abi_data(const uint8_t *data, size_t len)
 		CHECK(abi_read_dynamic(enc, n, 0, &p, &plen) == 0 && plen == len && memcmp(p, data, len) == 0);
 		CHECK(abi_encode(&arg, 1, enc, n - 1, &n) < 0);
 	}
+}
+
+/*
+ * A client's signature as an ERC-6492 wrapper: sig[0..len) itself and
+ * with the 6492 suffix appended. An unwrapped signature is the canonical
+ * abi.encode(address, bytes, bytes) + suffix, so encoding its parts again
+ * gives exactly the input; and any two parts wrapped unwrap to themselves.
+ */
+static void
+wrapper(const uint8_t *sig, size_t len)
+{
+	static uint8_t buf[2 * DATA_MAX + 8 * ABI_WORD], enc[2 * DATA_MAX + 8 * ABI_WORD];
+	uint8_t suffix[32];
+	struct walletsig_6492 w;
+	struct abi_arg a[3];
+	size_t n, plen;
+
+	for (size_t i = 0; i < 32; i++)
+		suffix[i] = i % 2 ? 0x92 : 0x64;
+	if (len > DATA_MAX)
+		return;
+	for (int round = 0; round < 2; round++) {
+		n = len;
+		memcpy(buf, sig, len);
+		if (round == 1) {
+			memcpy(buf + n, suffix, 32);
+			n += 32;
+		}
+		if (walletsig_unwrap_6492(buf, n, &w) < 0)
+			continue;
+		CHECK(walletsig_is_6492(buf, n));
+		CHECK(w.factory_calldata >= buf && w.inner >= buf &&
+		    w.factory_calldata + w.factory_calldata_len <= buf + n - 32 &&
+		    w.inner + w.inner_len <= buf + n - 32);
+		a[0] = abi_address(&w.factory);
+		a[1] = abi_bytes(w.factory_calldata, w.factory_calldata_len);
+		a[2] = abi_bytes(w.inner, w.inner_len);
+		CHECK(abi_encode(a, 3, enc, sizeof(enc), &plen) == 0 && plen + 32 == n &&
+		    memcmp(enc, buf, plen) == 0);
+	}
+	/* Wrap two halves of the input: they come back. */
+	a[0] = abi_address(&(struct addr){ .b = { 0xfa } });
+	a[1] = abi_bytes(sig, len / 2);
+	a[2] = abi_bytes(sig + len / 2, len - len / 2);
+	CHECK(abi_encode(a, 3, enc, sizeof(enc), &plen) == 0);
+	memcpy(enc + plen, suffix, 32);
+	CHECK(walletsig_unwrap_6492(enc, plen + 32, &w) == 0 && w.factory.b[0] == 0xfa &&
+	    w.factory_calldata_len == len / 2 && memcmp(w.factory_calldata, sig, len / 2) == 0 &&
+	    w.inner_len == len - len / 2 && memcmp(w.inner, sig + len / 2, w.inner_len) == 0);
 }
 
 /* A string result: a quantity, hex data, a validator's answer. */
@@ -187,6 +237,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	enum rpc_rc rc;
 
 	abi_data(data, size);
+	wrapper(data, size);
 	memset(&r, 0, sizeof(r));
 	rc = rpc_reply_single(&r, (const char *)data, size, &res);
 	CHECK(rc == RPC_OK || rc == RPC_BAD_REPLY || rc == RPC_ERROR);
