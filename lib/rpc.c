@@ -111,10 +111,12 @@ parse_reply(struct rpc *r, const char *text, size_t len, json_object **reply)
 	struct json_error je;
 
 	*reply = NULL;
-	if (json_parse_strict(text, len, &lim, reply, &je) < 0 || *reply == NULL) {
-		json_object_put(*reply);
-		*reply = NULL;
+	if (json_parse_strict(text, len, &lim, reply, &je) < 0) {
 		snprintf(r->err, sizeof(r->err), "rpc: reply is not JSON: %s", je.msg);
+		return RPC_BAD_REPLY;
+	}
+	if (*reply == NULL) {
+		snprintf(r->err, sizeof(r->err), "rpc: reply is null");
 		return RPC_BAD_REPLY;
 	}
 	return RPC_OK;

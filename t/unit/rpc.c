@@ -59,6 +59,9 @@ replies(void)
 	    "an error object gives RPC_ERROR with its code and message");
 	rc = single("<html>502</html>", &res, &r);
 	ok(rc == RPC_BAD_REPLY && res == NULL && r.err[0] != '\0', "a reply that is not JSON is refused");
+	rc = single("null", &res, &r);
+	ok(rc == RPC_BAD_REPLY && res == NULL && strcmp(r.err, "rpc: reply is null") == 0,
+	    "a null reply is refused as such");
 
 	rc = batch("[{\"id\":1,\"result\":\"0x2\"},{\"id\":0,\"result\":null}]", 2, b, &r);
 	ok(rc == RPC_OK && b[0] == NULL && json_object_is_type(b[1], json_type_string),
