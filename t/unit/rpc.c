@@ -125,7 +125,7 @@ authorization(void)
 
 	o = parse("[{\"topics\":[\"0x98de503528ee59b575ef0c0a2576a82497bfc029a5685b209e9ec333479b10a5\"],"
 	    "\"transactionHash\":" HASH_EE "}]");
-	ok(x402_auth_logs(o, tx) == 1 && memcmp(tx, HASH_EE + 1, 66) == 0 && strlen(tx) == 66,
+	ok(x402_auth_logs(o, tx) == 1 && memcmp(tx, &HASH_EE[1], 66) == 0 && strlen(tx) == 66,
 	    "an AuthorizationUsed log gives its transaction");
 	json_object_put(o);
 	o = parse("[{\"topics\":[\"0x1cdd46ff242716cdaa72d159d339a485b3438398348d68f09d7c8c0a59353d81\"],"
