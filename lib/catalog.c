@@ -189,6 +189,13 @@ catalog_item_parse(json_object *item, struct catalog_item *out, char *why, size_
 		snprintf(why, cap, "resource URL refused: %s", url ? url_strerror(ue) : "missing");
 		return -1;
 	}
+	/* The URL is stored and shown as listed: the parser's leniency (spaces
+	 * and controls trimmed, tab and newlines dropped) must not reach it. */
+	for (const char *p = url; *p; p++)
+		if ((unsigned char)*p <= ' ' || *p == 0x7f) {
+			snprintf(why, cap, "resource URL refused: it has a space or control character");
+			return -1;
+		}
 	copy_bounded(url, out->url, sizeof(out->url));
 	if (json_object_is_type(accepts, json_type_array)) {
 		size_t n = json_object_array_length(accepts);

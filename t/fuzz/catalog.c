@@ -8,7 +8,9 @@
  * - description and service name are within their character bounds, with
  *   no control, bidirectional or line-separator character, no leading,
  *   trailing or doubled space, and a non-empty description;
- * - the URL passes the public-URL policy again, and a route ID, when
+ * - the URL, kept as listed, passes the public-URL policy again and holds
+ *   no space or control character (which the URL parser would have
+ *   trimmed or dropped before checking it), and a route ID, when
  *   there is one, is the route ID of (method, URL);
  * - the amount is empty or atomic digits; a USDC price appears only for
  *   a known USDC asset and converts back to the amount.
@@ -72,6 +74,8 @@ check_item(json_object *it)
 	CHECK(c.description[0] != '\0');
 	check_text(c.service_name, CATALOG_SERVICE_MAX);
 	CHECK(url_check_public(c.url, strlen(c.url), URL_ALLOW_QUERY, &u) == URL_OK);
+	for (const char *p = c.url; *p; p++)
+		CHECK((unsigned char)*p > ' ' && *p != 0x7f);
 	if (c.method[0] != '\0') {
 		char norm[ROUTE_METHOD_MAX + 1];
 

@@ -39,6 +39,21 @@ main(void)
 	    "its reason quotes the type cut to whole characters: %s", why);
 	json_object_put(o);
 
+	/* Found by the invariant that the URL kept is the URL checked: the
+	 * parser trims spaces and drops tab and newlines before checking, so
+	 * " https://a.example.com/x\n\ty " was stored and shown as listed. */
+	o = parse("{\"resource\":\" https://a.example.com/x\\n\\ty \",\"description\":\"d\"}");
+	ok(o != NULL && catalog_item_parse(o, &it, why, sizeof(why)) < 0 && strstr(why, "control") != NULL,
+	    "a resource URL with spaces, a newline and a tab is refused");
+	json_object_put(o);
+	o = parse("{\"resource\":\"https://a.example.com/x\\u007f\",\"description\":\"d\"}");
+	ok(o != NULL && catalog_item_parse(o, &it, why, sizeof(why)) < 0, "a resource URL with DEL is refused");
+	json_object_put(o);
+	o = parse("{\"resource\":\"https://A.example.com/x/../y?q=1\",\"description\":\"d\"}");
+	ok(o != NULL && catalog_item_parse(o, &it, why, sizeof(why)) == 0 &&
+	    strcmp(it.url, "https://A.example.com/x/../y?q=1") == 0, "a listed URL that is only not normalized is kept as listed");
+	json_object_put(o);
+
 	/* A page's total was passed on as given, -250 included. */
 	{
 		json_object *items = NULL;
