@@ -96,8 +96,9 @@ INC_indexer := -Ilib -Iindexer
 INC_tools := -Ilib -Ihandlers
 INC_unit := -Ilib -Ihandlers -It
 INC_torture := -Ilib -Ihandlers -Ifcgi -It
-# The fuzz targets (make fuzz) build with -Ilib: tools/lint reads this line.
-INC_fuzz := -Ilib
+# The fuzz targets (make fuzz) see lib/, handlers/ (the table, baselines) and
+# their own helpers; tools/lint reads this line.
+INC_fuzz := -Ilib -Ihandlers -It/fuzz
 $(BUILD)/obj/lib/%.o: INC := $(INC_lib)
 $(BUILD)/obj/handlers/%.o: INC := $(INC_handlers)
 $(BUILD)/obj/fcgi/%.o: INC := $(INC_fcgi)
@@ -152,6 +153,7 @@ status:
 test: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) all
 	@tools/lint
+	@$(MAKE) --no-print-directory fuzz-smoke
 	@tools/run-tests $(BUILD)
 
 test-asan: deps
@@ -166,22 +168,47 @@ bench: deps
 	@$(MAKE) --no-print-directory all
 	@tools/bench
 
-# Fuzz the parsers with libFuzzer (clang): FUZZ_SECONDS each, default 30.
+# Fuzzing with libFuzzer (clang; tools/deps installs it): one target per
+# parser of untrusted input, t/fuzz/<name>.c, with its committed seeds in
+# t/fuzz/corpus/<name>/. lib/ and handlers/ are built once, instrumented,
+# into an archive each target links from. `make fuzz` runs each target for
+# FUZZ_SECONDS; `make fuzz-smoke` (run by `make test`) runs each over its
+# seeds plus a few thousand mutations and fails on any finding (tools/fuzz).
+FUZZ_TARGETS := abi baseline catalog cursor json path receipt routenote siwx url x402
 FUZZ_SECONDS ?= 30
-FUZZ_FLAGS := -std=c11 -D_DEFAULT_SOURCE -g -O1 -fsanitize=fuzzer,address,undefined -Ilib
-fuzz:
-	@tools/deps fuzz
-	@mkdir -p build-fuzz/corpus-json build-fuzz/corpus-url build-fuzz/corpus-x402
-	clang $(FUZZ_FLAGS) $(shell pkg-config --cflags json-c) t/fuzz/json.c lib/json.c \
-		-o build-fuzz/fuzz-json $(shell pkg-config --libs json-c)
-	clang $(FUZZ_FLAGS) $(shell pkg-config --cflags nettle) t/fuzz/url.c lib/url.c lib/utf8.c lib/route.c \
-		lib/keccak.c lib/hex.c -o build-fuzz/fuzz-url $(shell pkg-config --libs nettle)
-	clang $(FUZZ_FLAGS) $(shell pkg-config --cflags json-c nettle libsecp256k1) t/fuzz/x402.c lib/x402.c \
-		lib/json.c lib/typed.c lib/eip712.c lib/sig.c lib/keccak.c lib/addr.c lib/hex.c lib/u256.c \
-		lib/decimal.c lib/buf.c -o build-fuzz/fuzz-x402 $(shell pkg-config --libs json-c nettle libsecp256k1)
-	build-fuzz/fuzz-json -max_total_time=$(FUZZ_SECONDS) build-fuzz/corpus-json
-	build-fuzz/fuzz-url -max_total_time=$(FUZZ_SECONDS) build-fuzz/corpus-url
-	build-fuzz/fuzz-x402 -max_total_time=$(FUZZ_SECONDS) build-fuzz/corpus-x402
+FUZZ_DIR := build-fuzz
+FUZZ_CC ?= clang
+FUZZ_SAN := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+FUZZ_CFLAGS := -std=c11 -pthread -D_DEFAULT_SOURCE -g -O1 -Wall -Wextra -Werror \
+	-fsanitize=fuzzer-no-link $(FUZZ_SAN)
+FUZZ_LIB_OBJ := $(LIB_SRC:%.c=$(FUZZ_DIR)/obj/%.o) $(HANDLER_SRC:%.c=$(FUZZ_DIR)/obj/%.o)
+FUZZ_BIN := $(FUZZ_TARGETS:%=$(FUZZ_DIR)/fuzz-%)
+
+$(FUZZ_DIR)/obj/lib/%.o: INC := $(INC_lib)
+$(FUZZ_DIR)/obj/handlers/%.o: INC := $(INC_handlers)
+$(FUZZ_DIR)/obj/t/fuzz/%.o: INC := $(INC_fuzz)
+$(FUZZ_DIR)/obj/%.o: %.c Makefile
+	@mkdir -p $(dir $@)
+	@echo "  FUZZCC $<"; $(FUZZ_CC) $(FUZZ_CFLAGS) $(INC) $(PKG_CFLAGS) -MMD -MP -c $< -o $@
+
+$(FUZZ_DIR)/libwaymark.a: $(FUZZ_LIB_OBJ)
+	@rm -f $@; ar rcs $@ $^
+
+$(FUZZ_DIR)/fuzz-%: $(FUZZ_DIR)/obj/t/fuzz/%.o $(FUZZ_DIR)/libwaymark.a
+	@echo "  FUZZLD $@"; $(FUZZ_CC) -pthread -fsanitize=fuzzer $(FUZZ_SAN) -o $@ $^ $(PKG_LIBS)
+
+.PHONY: fuzz-build fuzz-smoke
+fuzz-build: $(FUZZ_BIN)
+
+fuzz: deps
+	@$(MAKE) --no-print-directory -j$(NPROC) fuzz-build
+	@FUZZ_SECONDS=$(FUZZ_SECONDS) tools/fuzz run $(FUZZ_DIR) $(FUZZ_TARGETS)
+
+fuzz-smoke:
+	@$(MAKE) --no-print-directory -j$(NPROC) fuzz-build
+	@tools/fuzz smoke $(FUZZ_DIR) $(FUZZ_TARGETS)
+
+-include $(shell find $(FUZZ_DIR)/obj -name '*.d' 2>/dev/null)
 
 # Production install (see INSTALL): the two programs, the migrations and the
 # nginx pieces, including the locations generated from the dispatch table.

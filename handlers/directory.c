@@ -32,6 +32,7 @@
 
 #include "brand.h"
 #include "buf.h"
+#include "cursor.h"
 #include "dbfail.h"
 #include "directory.h"
 #include "hex.h"
@@ -52,93 +53,6 @@ const char *const route_context_names[CTX__MAX + 1] = {
 const char *const route_method_names[] = {
 	"GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", NULL,
 };
-
-/*
- * A cursor: "c2.<sort>.<context>.<tag>.<bb>.<bbr>.<usdc>.<block>.<route hex>",
- * the sort and context indexes, the filter tag (route_filter.tag) and the
- * sort key of the last route given.
- */
-struct cursor {
-	int sort, ctx;
-	char tag[17];
-	uint64_t bb, bbr, block;
-	char usdc[80];
-	char rid[65];
-};
-
-/* Next '.'-separated part of *p (NUL-terminated in place), or NULL. */
-static char *
-cursor_part(char **p)
-{
-	char *s = *p, *dot;
-
-	if (s == NULL)
-		return NULL;
-	if ((dot = strchr(s, '.')) != NULL) {
-		*dot = '\0';
-		*p = dot + 1;
-	} else {
-		*p = NULL;
-	}
-	return s;
-}
-
-/* True when s is 1..max decimal digits without a leading zero (but "0"). */
-static bool
-cursor_digits(const char *s, size_t max)
-{
-	size_t n = strlen(s);
-
-	if (n == 0 || n > max || (n > 1 && s[0] == '0'))
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if (s[i] < '0' || s[i] > '9')
-			return false;
-	return true;
-}
-
-/* True when s is exactly n lowercase hex digits. */
-static bool
-cursor_hex(const char *s, size_t n)
-{
-	if (strlen(s) != n)
-		return false;
-	for (size_t i = 0; i < n; i++)
-		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')))
-			return false;
-	return true;
-}
-
-/* Parse a cursor; 0 or -1. */
-static int
-cursor_parse(const char *text, struct cursor *c)
-{
-	char t[ROUTES_CURSOR_MAX], *p = t, *part[9];
-
-	if (strlen(text) >= sizeof(t))
-		return -1;
-	snprintf(t, sizeof(t), "%s", text);
-	for (int i = 0; i < 9; i++)
-		if ((part[i] = cursor_part(&p)) == NULL)
-			return -1;
-	if (p != NULL || strcmp(part[0], "c2") != 0)
-		return -1;
-	if (!cursor_digits(part[1], 1) || !cursor_digits(part[2], 1) || !cursor_hex(part[3], 16) ||
-	    !cursor_digits(part[4], 19) || !cursor_digits(part[5], 19) || !cursor_digits(part[6], 78) ||
-	    !cursor_digits(part[7], 19) || !cursor_hex(part[8], 64))
-		return -1;
-	c->sort = part[1][0] - '0';
-	c->ctx = part[2][0] - '0';
-	if (c->sort >= SORT__MAX || c->ctx >= CTX__MAX)
-		return -1;
-	memcpy(c->tag, part[3], 17);
-	c->bb = strtoull(part[4], NULL, 10);
-	c->bbr = strtoull(part[5], NULL, 10);
-	snprintf(c->usdc, sizeof(c->usdc), "%s", part[6]);
-	c->block = strtoull(part[7], NULL, 10);
-	memcpy(c->rid, part[8], 65);
-	return 0;
-}
 
 enum err
 route_filter_from_req(struct req *r, struct resp *w, struct route_filter *f)
@@ -205,7 +119,7 @@ h_routes_check(struct req *r, struct resp *w)
 		return e;
 	if (cv == NULL)
 		return ERR_NONE;
-	if (cursor_parse(cv->text, &c) < 0)
+	if (cursor_parse(cv->text, SORT__MAX, CTX__MAX, &c) < 0)
 		return resp_fail(w, ERR_INVALID_FIELD, "cursor",
 		    "The cursor is not one this service issued; start again without it.");
 	if (c.sort != f.sort || c.ctx != f.ctx)
@@ -392,7 +306,7 @@ routes_select(struct req *r, const struct route_filter *f, const char *cursor, u
 	*more = false;
 	next[0] = '\0';
 	if (cursor != NULL) {
-		if (cursor_parse(cursor, &c) < 0)
+		if (cursor_parse(cursor, SORT__MAX, CTX__MAX, &c) < 0)
 			return DB_ERROR;
 		cp = &c;
 	}
@@ -411,6 +325,7 @@ routes_select(struct req *r, const struct route_filter *f, const char *cursor, u
 		n++;
 	}
 	if (*more && last != NULL)
+		/* The form cursor_parse reads (lib/cursor.h); the row gives the digits. */
 		snprintf(next, ROUTES_CURSOR_MAX, "c2.%d.%d.%s.%s.%s.%s.%s.%s", f->sort, f->ctx, f->tag,
 		    last[1], last[2], last[3], last[4], last[0]);
 out:

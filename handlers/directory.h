@@ -19,13 +19,14 @@
 #include <json-c/json.h>
 
 #include "addr.h"
+#include "cursor.h"
 #include "db.h"
 #include "http.h"
 
 enum route_sort { SORT_REVIEWED, SORT_RECENT, SORT__MAX };
 enum route_context { CTX_WITH, CTX_ALL, CTX_RAW, CTX__MAX };
 
-#define ROUTES_CURSOR_MAX 600   /* buffer for a nextCursor (at most 512 characters are issued) */
+#define ROUTES_CURSOR_MAX CURSOR_TEXT_MAX   /* buffer for a nextCursor (lib/cursor.h) */
 
 struct route_filter {
 	int sort, ctx;

@@ -122,16 +122,10 @@ fetch_blocks(struct ix *x, const uint64_t *nums, size_t n, uint8_t (*hashes)[32]
 			rc = -1;
 		}
 		for (size_t j = 0; j < k && rc == 0; j++) {
-			json_object *h = NULL, *t = NULL;
-
 			found[i + j] = res[j] != NULL;
 			if (!found[i + j])
 				continue;
-			if (!json_object_object_get_ex(res[j], "hash", &h) ||
-			    !json_object_object_get_ex(res[j], "timestamp", &t) ||
-			    hex_decode_fixed(json_object_get_string(h), strlen(json_object_get_string(h)),
-			    hashes[i + j], 32, true) < 0 ||
-			    rpc_hex_u64(json_object_get_string(t), &times[i + j]) < 0) {
+			if (rpc_block_ref(res[j], hashes[i + j], &times[i + j]) < 0) {
 				snprintf(x->err, sizeof(x->err), "rpc: block %" PRIu64 " lacks hash or timestamp",
 				    nums[i + j]);
 				rc = -1;

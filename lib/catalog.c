@@ -125,6 +125,8 @@ catalog_page(json_object *page, json_object **items, long long *total)
 		return -1;
 	p = get(get(page, "pagination"), "total");
 	*total = p && json_object_is_type(p, json_type_int) ? json_object_get_int64(p) : -1;
+	if (*total < 0)
+		*total = -1;    /* a negative count says nothing */
 	return 0;
 }
 
@@ -178,13 +180,22 @@ catalog_item_parse(json_object *item, struct catalog_item *out, char *why, size_
 		return -1;
 	}
 	if (type && strcmp(type, "http") != 0) {
+		/* The type is quoted cut to fit: the reason stays UTF-8. */
 		snprintf(why, cap, "type %.20s is not http", type);
+		utf8_repair(why);
 		return -1;
 	}
 	if (url == NULL || (ue = url_check_public(url, strlen(url), URL_ALLOW_QUERY, &u)) != URL_OK) {
 		snprintf(why, cap, "resource URL refused: %s", url ? url_strerror(ue) : "missing");
 		return -1;
 	}
+	/* The URL is stored and shown as listed: the parser's leniency (spaces
+	 * and controls trimmed, tab and newlines dropped) must not reach it. */
+	for (const char *p = url; *p; p++)
+		if ((unsigned char)*p <= ' ' || *p == 0x7f) {
+			snprintf(why, cap, "resource URL refused: it has a space or control character");
+			return -1;
+		}
 	copy_bounded(url, out->url, sizeof(out->url));
 	if (json_object_is_type(accepts, json_type_array)) {
 		size_t n = json_object_array_length(accepts);

@@ -2,8 +2,9 @@
  * catalog.h: items of a Bazaar-compatible x402 discovery API (the "wider
  * x402 network"), v1 and v2 shapes, turned into bounded records. Listings
  * are untrusted: text is cut to its bounds, control and bidirectional
- * characters become spaces, URLs must pass the public-URL policy, and
- * nothing an item names is ever fetched.
+ * characters become spaces, URLs must pass the public-URL policy and hold
+ * no space or control character (they are kept as listed), and nothing an
+ * item names is ever fetched.
  *
  * Field mapping (docs/PROTOCOL.md, Network catalog): URL = resource; method =
  * extensions.bazaar.info.input.method, else accepts[0].outputSchema.input
@@ -59,7 +60,7 @@ int catalog_item_parse(json_object *item, struct catalog_item *out, char *why, s
 /*
  * The items array and paging of one page: {items|resources: [...],
  * pagination?{total}}. *items is borrowed from page; *total is -1 when
- * the page does not say. 0 or -1.
+ * the page does not say (or gives a negative count). 0 or -1.
  */
 int catalog_page(json_object *page, json_object **items, long long *total);
 

@@ -5,6 +5,7 @@
 #include "http.h"
 #include "json.h"
 #include "endpoint.h"
+#include "utf8.h"
 #include "banned.h"
 
 #define RESP_HEADERS_MAX (16 * 1024)
@@ -119,7 +120,7 @@ resp_fail(struct resp *w, enum err e, const char *field, const char *fmt, ...)
 	const struct err_info *info = err_info(e);
 	json_object *o = json_object_new_object();
 	const char *s = NULL;
-	char msg[512];
+	char msg[512], fieldbuf[512];
 	size_t len = 0;
 
 	if (fmt) {
@@ -130,6 +131,13 @@ resp_fail(struct resp *w, enum err e, const char *field, const char *fmt, ...)
 		va_end(ap);
 	} else {
 		snprintf(msg, sizeof(msg), "%s", info->message);
+	}
+	/* The message may quote input cut to fit (%.64s): the body stays UTF-8. */
+	utf8_repair(msg);
+	if (field) {
+		snprintf(fieldbuf, sizeof(fieldbuf), "%s", field);
+		utf8_repair(fieldbuf);
+		field = fieldbuf;
 	}
 	/* Not through resp_json: an error is still written after the latch
 	 * was set (lib/json.h); only this object's own failures count. */

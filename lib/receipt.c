@@ -14,6 +14,7 @@
 #include "sig.h"
 #include "typed.h"
 #include "url.h"
+#include "utf8.h"
 #include "banned.h"
 
 #define SAFE_INT 9007199254740991LL
@@ -35,6 +36,9 @@ fail(struct ctx *c, const char *field, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(c->why, c->cap, fmt, ap);
 	va_end(ap);
+	/* Both may quote a member name cut to fit: keep them UTF-8 (they reach error bodies). */
+	utf8_repair(c->field);
+	utf8_repair(c->why);
 	return -1;
 }
 

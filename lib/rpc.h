@@ -66,7 +66,23 @@ enum rpc_rc rpc_call(struct rpc *r, const char *method, const char *params, json
 enum rpc_rc rpc_batch(struct rpc *r, const char *method, const char *const *params, size_t n,
     json_object **results);
 
+/*
+ * The reply parsers rpc_call and rpc_batch use, for a reply body
+ * text[0..len) the node sent (untrusted): strict JSON of at most
+ * RPC_MAX_RESPONSE bytes. rpc_reply_single takes the "result" of one reply
+ * object as rpc_call does (RPC_ERROR with r->error_code and r->err for an
+ * error object); rpc_reply_batch matches n replies to results[0..n) by
+ * their ids 0..n-1, each id exactly once, as rpc_batch does. Only r->err
+ * and r->error_code are used: r needs no connection.
+ */
+enum rpc_rc rpc_reply_single(struct rpc *r, const char *text, size_t len, json_object **result);
+enum rpc_rc rpc_reply_batch(struct rpc *r, const char *text, size_t len, size_t n,
+    json_object **results);
+
 /* Parse a JSON-RPC quantity "0x1a" into *out; 0 or -1. */
 int rpc_hex_u64(const char *s, uint64_t *out);
+
+/* The hash and timestamp of an eth_getBlockByNumber result; 0, or -1 when either is missing or malformed. */
+int rpc_block_ref(json_object *block, uint8_t hash[32], uint64_t *time);
 
 #endif

@@ -2,6 +2,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 #include "utf8.h"
 #include "banned.h"
@@ -33,6 +34,34 @@ bool
 utf8_valid(const char *s, size_t len)
 {
 	return utf8_length(s, len) >= 0;
+}
+
+size_t
+utf8_repair(char *s)
+{
+	size_t len = strlen(s), i = 0;
+	uint32_t cp;
+	int n;
+
+	while (i < len) {
+		if ((n = utf8_decode((const unsigned char *)s + i, len - i, &cp)) > 0) {
+			i += (size_t)n;
+			continue;
+		}
+		/* A sequence cut off by the end (truncation) goes; any other bad byte becomes '?'. */
+		if (len - i < 4 && (unsigned char)s[i] >= 0xc2 && (unsigned char)s[i] <= 0xf4) {
+			bool tail = true;
+
+			for (size_t k = i + 1; k < len; k++)
+				tail = tail && ((unsigned char)s[k] & 0xc0) == 0x80;
+			if (tail) {
+				s[i] = '\0';
+				return i;
+			}
+		}
+		s[i++] = '?';
+	}
+	return len;
 }
 
 bool

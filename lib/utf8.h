@@ -89,6 +89,14 @@ bool utf8_valid(const char *s, size_t len);
 long utf8_length(const char *s, size_t len);
 
 /*
+ * Make the NUL-terminated s well-formed UTF-8 in place, for text that
+ * quotes untrusted input after a bounded snprintf: a sequence cut off at
+ * the end is removed, any other ill-formed byte becomes '?'. Returns the
+ * new length.
+ */
+size_t utf8_repair(char *s);
+
+/*
  * True for the characters JavaScript's String.prototype.trim removes
  * (WhiteSpace and LineTerminator): the deployed protocol trims handles and
  * review text with it, so both sides must agree.

@@ -454,13 +454,16 @@ topic_is_addr(json_object *t, const struct addr *a)
 	return strcasecmp(json_object_get_string(t), want) == 0;
 }
 
-/* Does the receipt of tx carry token's Transfer(p->from, p->to, p->value)? -1 when unknown. */
-static int
-transfer_in(struct rpc *node, const struct addr *token, const char *tx, const struct x402_payment *p)
+/* The token's AuthorizationCanceled(address,bytes32) event. */
+static const char canceled_topic[] =
+    "0x1cdd46ff242716cdaa72d159d339a485b3438398348d68f09d7c8c0a59353d81";
+
+int
+x402_receipt_transfer(json_object *rcpt, const struct addr *token, const struct x402_payment *p)
 {
 	static const char transfer[] = "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
-	char params[128], amount[67];
-	json_object *rcpt = NULL, *logs = NULL;
+	json_object *logs = NULL;
+	char amount[67];
 	struct u256 v;
 	uint8_t be[32];
 	int found = 0;
@@ -469,14 +472,10 @@ transfer_in(struct rpc *node, const struct addr *token, const char *tx, const st
 		return -1;
 	u256_to_be(&v, be);
 	hex_encode(be, 32, amount);
-	snprintf(params, sizeof(params), "[\"%s\"]", tx);
-	if (rpc_call(node, "eth_getTransactionReceipt", params, &rcpt) != RPC_OK ||
-	    !json_object_object_get_ex(rcpt, "logs", &logs) || !json_object_is_type(logs, json_type_array)) {
-		json_object_put(rcpt);
+	if (!json_object_object_get_ex(rcpt, "logs", &logs) || !json_object_is_type(logs, json_type_array))
 		return -1;
-	}
 	for (size_t i = 0; i < json_object_array_length(logs) && !found; i++) {
-		json_object *l = json_object_array_get_idx(logs, i), *ad = NULL, *tp = NULL, *d = NULL;
+		json_object *l = json_object_array_get_idx(logs, i), *ad = NULL, *tp = NULL, *d = NULL, *t0;
 		struct addr from_log;
 		const char *as;
 
@@ -487,14 +486,55 @@ transfer_in(struct rpc *node, const struct addr *token, const char *tx, const st
 		as = json_object_get_string(ad);
 		if (addr_parse(as, strlen(as), &from_log) < 0 || !addr_eq(&from_log, token))
 			continue;
-		found = strcasecmp(json_object_get_string(json_object_array_get_idx(tp, 0)), transfer) == 0 &&
+		/* Any member may be of another type (a JSON null has no string). */
+		t0 = json_object_array_get_idx(tp, 0);
+		found = json_object_is_type(t0, json_type_string) &&
+		    strcasecmp(json_object_get_string(t0), transfer) == 0 &&
 		    topic_is_addr(json_object_array_get_idx(tp, 1), &p->from) &&
 		    topic_is_addr(json_object_array_get_idx(tp, 2), &p->to) &&
 		    json_object_is_type(d, json_type_string) &&
 		    strcasecmp(json_object_get_string(d), amount) == 0;
 	}
+	return found;
+}
+
+/* Does the receipt of tx carry token's Transfer(p->from, p->to, p->value)? -1 when unknown. */
+static int
+transfer_in(struct rpc *node, const struct addr *token, const char *tx, const struct x402_payment *p)
+{
+	char params[128];
+	json_object *rcpt = NULL;
+	int found = -1;
+
+	snprintf(params, sizeof(params), "[\"%s\"]", tx);
+	if (rpc_call(node, "eth_getTransactionReceipt", params, &rcpt) == RPC_OK)
+		found = x402_receipt_transfer(rcpt, token, p);
 	json_object_put(rcpt);
 	return found;
+}
+
+int
+x402_auth_logs(json_object *logs, char tx[67])
+{
+	json_object *first, *topics = NULL, *t0, *h = NULL;
+	uint8_t hash[32];
+
+	tx[0] = '\0';
+	/* No log: used too long ago to look up. */
+	if (!json_object_is_type(logs, json_type_array) || json_object_array_length(logs) == 0)
+		return -1;
+	first = json_object_array_get_idx(logs, 0);
+	if (json_object_object_get_ex(first, "topics", &topics) &&
+	    json_object_is_type(topics, json_type_array) && json_object_array_length(topics) > 0 &&
+	    json_object_is_type((t0 = json_object_array_get_idx(topics, 0)), json_type_string) &&
+	    strcasecmp(json_object_get_string(t0), canceled_topic) == 0)
+		return 0;      /* the payer canceled it: it never pays */
+	if (!json_object_object_get_ex(first, "transactionHash", &h) ||
+	    !json_object_is_type(h, json_type_string) || json_object_get_string_len(h) != 66 ||
+	    hex_decode_fixed(json_object_get_string(h), 66, hash, 32, true) < 0)
+		return -1;
+	memcpy(tx, json_object_get_string(h), 67);
+	return 1;
 }
 
 enum x402_auth_state
@@ -502,11 +542,9 @@ x402_authorization_state(const struct config *cfg, const struct x402_payment *p)
 {
 	static const char used_topic[] =
 	    "0x98de503528ee59b575ef0c0a2576a82497bfc029a5685b209e9ec333479b10a5";
-	static const char canceled_topic[] =
-	    "0x1cdd46ff242716cdaa72d159d339a485b3438398348d68f09d7c8c0a59353d81";
 	struct rpc *node = rpc_shared(cfg->rpc_url, (long)cfg->rpc_timeout_ms, cfg->tls_ca_file);
-	char params[768], token[ADDR_TEXT_LEN + 1], from[ADDR_TEXT_LEN + 1], nonce[67], out[80];
-	json_object *logs = NULL, *tx = NULL;
+	char params[768], token[ADDR_TEXT_LEN + 1], from[ADDR_TEXT_LEN + 1], nonce[67], out[80], tx[67];
+	json_object *logs = NULL;
 	uint64_t head = 0;
 	enum x402_auth_state st = X402_AUTH_UNKNOWN;
 	int t;
@@ -532,26 +570,15 @@ x402_authorization_state(const struct config *cfg, const struct x402_payment *p)
 	    "\"toBlock\":\"latest\",\"topics\":[[\"%s\",\"%s\"],\"0x000000000000000000000000%s\","
 	    "\"%s\"]}]", token, head > X402_AUTH_LOOKBACK ? head - X402_AUTH_LOOKBACK : 0, used_topic,
 	    canceled_topic, from + 2, nonce);
-	if (rpc_call(node, "eth_getLogs", params, &logs) != RPC_OK || !json_object_is_type(logs,
-	    json_type_array)) {
+	if (rpc_call(node, "eth_getLogs", params, &logs) != RPC_OK) {
 		json_object_put(logs);
 		return X402_AUTH_UNKNOWN;
 	}
-	if (json_object_array_length(logs) == 0) {
-		/* Used too long ago to look up. */
-		json_object_put(logs);
-		return X402_AUTH_UNKNOWN;
-	}
-	if (json_object_object_get_ex(json_object_array_get_idx(logs, 0), "topics", &tx) &&
-	    json_object_is_type(tx, json_type_array) && json_object_array_length(tx) > 0 &&
-	    strcasecmp(json_object_get_string(json_object_array_get_idx(tx, 0)), canceled_topic) == 0) {
-		json_object_put(logs);
-		return X402_AUTH_VOID;      /* the payer canceled it: it never pays */
-	}
-	if (json_object_object_get_ex(json_object_array_get_idx(logs, 0), "transactionHash", &tx) &&
-	    json_object_is_type(tx, json_type_string) && json_object_get_string_len(tx) == 66 &&
-	    (t = transfer_in(node, &cfg->usdc_address, json_object_get_string(tx), p)) >= 0)
-		st = t ? X402_AUTH_USED : X402_AUTH_VOID;
+	t = x402_auth_logs(logs, tx);
 	json_object_put(logs);
+	if (t == 0)
+		return X402_AUTH_VOID;      /* the payer canceled it: it never pays */
+	if (t == 1 && (t = transfer_in(node, &cfg->usdc_address, tx, p)) >= 0)
+		st = t ? X402_AUTH_USED : X402_AUTH_VOID;
 	return st;
 }

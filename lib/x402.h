@@ -125,6 +125,19 @@ enum x402_auth_state {
 	                         * further back than X402_AUTH_LOOKBACK blocks */
 };
 
+/*
+ * How x402_authorization_state reads the node's replies (untrusted; any
+ * member may be missing or of another type). x402_auth_logs reads the
+ * eth_getLogs result of AuthorizationUsed/AuthorizationCanceled: 0 when
+ * the first log is a cancelation, 1 with its transaction hash (0x + 64
+ * hex digits) in tx when it is a use, -1 when it says neither.
+ * x402_receipt_transfer reads an eth_getTransactionReceipt result: 1 when
+ * one of its logs is token's Transfer(p->from, p->to, p->value), 0 when
+ * none is, -1 when the receipt has no logs array.
+ */
+int x402_auth_logs(json_object *logs, char tx[67]);
+int x402_receipt_transfer(json_object *rcpt, const struct addr *token, const struct x402_payment *p);
+
 #define X402_AUTH_LOOKBACK 100000   /* blocks searched for the nonce's use (about 55 h on Base) */
 
 /*

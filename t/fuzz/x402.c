@@ -2,7 +2,9 @@
  * libFuzzer harness for x402.c: any input, taken as a PAYMENT-SIGNATURE
  * header, is either refused with a message or accepted with its payload
  * kept; and any input that decodes as base64 encodes back to exactly
- * itself (the decoder accepts one canonical form only).
+ * itself (the decoder accepts one canonical form only). Each input is
+ * also base64-encoded and parsed as a header, so the fuzzer reaches the
+ * JSON and the binding rules directly (seeds: t/fuzz/corpus/x402/).
  */
 #include <stdint.h>
 #include <stdlib.h>
@@ -50,6 +52,18 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	}
 	x402_payment_release(&p);
+	buf_init(&b, 4 * size + 16);
+	if (x402_base64_encode(data, size, &b) == 0) {
+		msg[0] = '\0';
+		if (x402_payment_parse(buf_str(&b), &rq, 1740672100u, &p, msg, sizeof(msg)) == X402_PARSE_OK) {
+			if (p.payload == NULL)
+				abort();
+		} else if (msg[0] == '\0' || p.payload != NULL) {
+			abort();
+		}
+		x402_payment_release(&p);
+	}
+	buf_release(&b);
 	if (x402_base64_decode(hdr, size, raw, size + 1, &n) == 0) {
 		buf_init(&b, 2 * size + 8);
 		if (x402_base64_encode(raw, n, &b) < 0 || b.len != size || memcmp(buf_str(&b), hdr, size) != 0)

@@ -13,6 +13,7 @@
 #include "review.h"
 #include "sig.h"
 #include "tap.h"
+#include "utf8.h"
 #include "banned.h"
 
 #define ANVIL0 "0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"
@@ -111,6 +112,16 @@ offers(void)
 		    bad[i].what, bad[i].field, field, why);
 		json_object_put(o);
 	}
+	/* An undeclared member whose name, quoted in field[64], is cut inside a
+	 * 2-byte character (t/fuzz/corpus/receipt/crash-utf8-field). */
+	o = parse("{\"format\":\"eip712\",\"payload\":{\"" "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+	    "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+	    "\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9\xc3\xa9"
+	    "\xc3\xa9\xc3\xa9\xc3\xa9\":1},\"signature\":\"0x\"}");
+	ok(o && receipt_offer_parse(o, &of, field, sizeof(field), why, sizeof(why)) < 0 &&
+	    strncmp(field, "payload.", 8) == 0 && utf8_valid(field, strlen(field)) &&
+	    utf8_valid(why, strlen(why)), "a long undeclared member name is cut at a character boundary");
+	json_object_put(o);
 }
 
 static void

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "http.h"
 #include "tap.h"
 #include "utf8.h"
 #include "banned.h"
@@ -273,5 +274,44 @@ main(void)
 			printf("# first failure at %02X %02X %02X %02X\n", buf[0], buf[1], buf[2], buf[3]);
 	}
 	ok(good, "4-byte inputs (all first two bytes, sampled tails) decode only to their own encoding");
+
+	/* utf8_repair: text cut to fit mid-character stays UTF-8 (found by t/fuzz/receipt). */
+	{
+		static const struct { const char *in, *out; } rep[] = {
+			{ "plain", "plain" },
+			{ "caf\xc3\xa9", "caf\xc3\xa9" },
+			{ "caf\xc3", "caf" },                 /* 2-byte cut after its lead */
+			{ "x\xe2\x80", "x" },                 /* 3-byte cut after two */
+			{ "x\xf0\x9f\x98", "x" },            /* 4-byte cut after three */
+			{ "a\xff" "b", "a?b" },                   /* never UTF-8 */
+			{ "a\xc3(b", "a?(b" },                 /* lead without continuation, mid-text */
+			{ "\xed\xa0\x80z", "???z" },           /* a surrogate */
+			{ "\xc0\xaf", "??" },                  /* overlong */
+			{ "", "" },
+		};
+		char t[32];
+
+		for (size_t i = 0; i < sizeof(rep) / sizeof(rep[0]); i++) {
+			size_t n;
+
+			snprintf(t, sizeof(t), "%s", rep[i].in);
+			n = utf8_repair(t);
+			ok(strcmp(t, rep[i].out) == 0 && n == strlen(rep[i].out) && utf8_valid(t, n),
+			    "utf8_repair case %zu gives %zu well-formed bytes", i, n);
+		}
+	}
+	/* resp_fail keeps error bodies UTF-8 when a field path or a message
+	 * quoting input was cut inside a character (t/fuzz/baseline). */
+	{
+		struct resp w;
+		const char *f = "baseline.coverage.a\xc3\xa9\xc3...";
+
+		resp_init(&w);
+		resp_fail(&w, ERR_INVALID_FIELD, f, "%.22s is not a member.", f);
+		ok(w.status == 400 && utf8_valid(w.body.p, w.body.len) &&
+		    strstr(w.body.p, "\"field\":\"baseline.coverage.a\xc3\xa9?...\"") != NULL,
+		    "resp_fail: a field cut inside a character is repaired (%.*s)", (int)w.body.len, w.body.p);
+		resp_release(&w);
+	}
 	return done_testing();
 }
