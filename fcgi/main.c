@@ -175,6 +175,8 @@ write_resp(FCGX_Stream *out, const struct resp *w, bool head_only)
 		FCGX_PutStr(w->body.p, (int)w->body.len, out);
 }
 
+struct turns;
+
 /* What one serving thread owns; the shared parts are pointers. */
 struct server {
 	pthread_t tid;
@@ -185,14 +187,108 @@ struct server {
 	bool unix_sock;
 	const struct config *cfg;
 	struct admit *pay_admit;        /* shared by the process's threads */
+	struct turns *turns;            /* NULL: the kernel's accept order */
+	pthread_cond_t wake;            /* signalled when handed the turn */
+	bool my_turn;                   /* under turns->mu */
 };
 
 static atomic_bool stopping;
 static atomic_bool accept_failed;   /* a thread's accept() failed: exit 1 */
 
-/* Serve one request on fr with g; everything it allocated is freed. */
+/*
+ * Turns to accept, in the remote pool: one thread at a time waits in
+ * accept(), and when it gets a request it hands the turn to the thread
+ * that went idle most recently (a stack), where the kernel would wake the
+ * one idle longest. A light load then keeps using the same few threads,
+ * whose keep-alive connections to the facilitator and the chain node (with
+ * a TLS session each, when remote) are still open, rather than spreading
+ * over every thread and outliving the servers' idle timeouts, so that each
+ * payment opens a connection. The free pool keeps no remote connection
+ * and keeps the kernel's order: no hand-off on its hot path.
+ *
+ * A thread queues for its next turn before its answer goes out
+ * (turn_queue, then turn_wait once it is sent), so a client that sends its
+ * next request as soon as it has the answer (a paid retry after its 402)
+ * finds that thread on top of the stack, not a colder one under it.
+ */
+struct turns {
+	pthread_mutex_t mu;
+	bool taken;                     /* a thread holds the turn */
+	struct server **idle;           /* queued threads, the most recent on top */
+	size_t nidle;
+};
+
+/* Queue sv for the turn: it takes a free turn at once, else goes on top. */
 static void
-serve_one(struct gate *g, FCGX_Request *fr, bool unix_sock)
+turn_queue(struct turns *t, struct server *sv)
+{
+	pthread_mutex_lock(&t->mu);
+	if (!t->taken) {
+		t->taken = true;
+		sv->my_turn = true;
+	} else {
+		t->idle[t->nidle++] = sv;
+	}
+	pthread_mutex_unlock(&t->mu);
+}
+
+/* Wait until sv (queued) has the turn to accept; false when stopping first. */
+static bool
+turn_wait(struct turns *t, struct server *sv)
+{
+	bool mine;
+
+	pthread_mutex_lock(&t->mu);
+	while (!sv->my_turn && !atomic_load(&stopping))
+		pthread_cond_wait(&sv->wake, &t->mu);
+	mine = sv->my_turn;
+	sv->my_turn = false;
+	if (!mine) {
+		/* Stopping: leave the stack (nobody handed us the turn). */
+		for (size_t i = 0; i < t->nidle; i++) {
+			if (t->idle[i] == sv) {
+				memmove(&t->idle[i], &t->idle[i + 1], (t->nidle - i - 1) * sizeof(t->idle[0]));
+				t->nidle--;
+				break;
+			}
+		}
+	}
+	pthread_mutex_unlock(&t->mu);
+	return mine;
+}
+
+/* Hand the turn to the thread queued most recently, or free it. */
+static void
+turn_pass(struct turns *t)
+{
+	pthread_mutex_lock(&t->mu);
+	if (t->nidle > 0) {
+		struct server *next = t->idle[--t->nidle];
+
+		next->my_turn = true;
+		pthread_cond_signal(&next->wake);
+	} else {
+		t->taken = false;
+	}
+	pthread_mutex_unlock(&t->mu);
+}
+
+/* Wake every thread waiting for a turn (stopping is already set). */
+static void
+turns_stop(struct turns *t)
+{
+	pthread_mutex_lock(&t->mu);
+	for (size_t i = 0; i < t->nidle; i++)
+		pthread_cond_signal(&t->idle[i]->wake);
+	pthread_mutex_unlock(&t->mu);
+}
+
+/*
+ * Serve one request on fr with g; everything it allocated is freed. With
+ * turns, sv queues for its next one before the answer is sent.
+ */
+static void
+serve_one(struct server *sv, struct gate *g, FCGX_Request *fr)
 {
 	struct req r;
 	struct resp w;
@@ -206,13 +302,15 @@ serve_one(struct gate *g, FCGX_Request *fr, bool unix_sock)
 	else
 		gate_run(g, &r, &w);
 	write_resp(fr->out, &w, r.method == HM_HEAD);
-	if (unix_sock) {
+	if (sv->unix_sock) {
 		char rest[4096];
 
 		while (FCGX_GetStr(rest, sizeof(rest), fr->in) > 0)
 			;
 		FCGX_Detach(fr);
 	}
+	if (sv->turns)
+		turn_queue(sv->turns, sv);
 	FCGX_Finish_r(fr);
 	resp_release(&w);
 	pool_release(&r.pool);
@@ -231,14 +329,21 @@ serve(void *arg)
 	g = (struct gate){ .table = endpoints, .ntable = nendpoints, .cfg = sv->cfg, .db = &db,
 	    .read_body = fcgi_read, .pay_admit = sv->pay_admit };
 	FCGX_InitRequest(&fr, sv->fd, FCGI_FAIL_ACCEPT_ON_INTR);
+	if (sv->turns)
+		turn_queue(sv->turns, sv);
 	for (;;) {
+		bool accepted;
+
+		if (sv->turns && !turn_wait(sv->turns, sv))
+			break;
 		atomic_store(&sv->in_accept, true);
-		if (atomic_load(&stopping))
-			break;
-		if (FCGX_Accept_r(&fr) < 0)
-			break;
+		accepted = !atomic_load(&stopping) && FCGX_Accept_r(&fr) >= 0;
 		atomic_store(&sv->in_accept, false);
-		serve_one(&g, &fr, sv->unix_sock);
+		if (sv->turns)
+			turn_pass(sv->turns);
+		if (!accepted)
+			break;
+		serve_one(sv, &g, &fr);
 	}
 	atomic_store(&sv->in_accept, false);
 	if (!atomic_load(&stopping)) {
@@ -265,7 +370,7 @@ serve(void *arg)
  * arrives just before accept() is entered wakes nothing).
  */
 static void
-wait_and_stop(struct server *sv, size_t n, const sigset_t *stopset)
+wait_and_stop(struct server *sv, size_t n, struct turns *turns, const sigset_t *stopset)
 {
 	int signo = 0;
 
@@ -276,6 +381,9 @@ wait_and_stop(struct server *sv, size_t n, const sigset_t *stopset)
 	for (;;) {
 		size_t left = 0;
 		struct timespec tick = { 0, 20 * 1000 * 1000 };
+
+		if (turns)
+			turns_stop(turns);
 
 		for (size_t i = 0; i < n; i++) {
 			if (!sv[i].started || atomic_load(&sv[i].done))
@@ -296,13 +404,14 @@ main(int argc, char **argv)
 	const char *conf = getenv("WAYMARK_CONFIG"), *sock = NULL, *pool = "free";
 	struct config cfg;
 	struct admit pay_admit;
+	struct turns turns = { .mu = PTHREAD_MUTEX_INITIALIZER };
 	struct server *sv = NULL;
 	struct sigaction sa;
 	sigset_t stopset;
 	char err[512], sock_path[PATH_MAX], slot_path[PATH_MAX] = "";
 	int opt, fd = 0, rc = 0;
 	long threads = 0;
-	bool unix_sock;
+	bool unix_sock, remote;
 	size_t n;
 
 	while ((opt = getopt(argc, argv, "c:s:p:t:")) != -1) {
@@ -330,8 +439,8 @@ main(int argc, char **argv)
 		fprintf(stderr, "waymark-fcgi: %s\n", err);
 		return 2;
 	}
-	n = threads ? (size_t)threads : (size_t)(strcmp(pool, "remote") == 0 ? cfg.remote_threads :
-	    cfg.worker_threads);
+	remote = strcmp(pool, "remote") == 0;
+	n = threads ? (size_t)threads : (size_t)(remote ? cfg.remote_threads : cfg.worker_threads);
 	/* Everything the threads share is set up here, before they start. */
 	if (sig_init() < 0 || FCGX_Init() != 0 || mysql_library_init(0, NULL, NULL) != 0 ||
 	    curl_global_init(CURL_GLOBAL_DEFAULT) != CURLE_OK) {
@@ -345,8 +454,12 @@ main(int argc, char **argv)
 	/* The payment cap holds for the whole pool on this host: its
 	 * processes share the slot file beside their socket. */
 	unix_sock = listens_on_unix_socket(fd, sock_path, sizeof(sock_path));
-	if (sock_path[0] && strlen(sock_path) + sizeof(".slots") <= sizeof(slot_path))
-		snprintf(slot_path, sizeof(slot_path), "%s.slots", sock_path);
+	if (sock_path[0]) {
+		int k = snprintf(slot_path, sizeof(slot_path), "%s.slots", sock_path);
+
+		if (k < 0 || (size_t)k >= sizeof(slot_path))
+			slot_path[0] = '\0';   /* too long: count per process */
+	}
 	if (admit_init(&pay_admit, (unsigned)cfg.payment_max_in_flight, slot_path[0] ? slot_path : NULL,
 	    err, sizeof(err)) < 0 || !slot_path[0])
 		fprintf(stderr, "waymark-fcgi: payment_max_in_flight counts per process here%s%s\n",
@@ -363,7 +476,8 @@ main(int argc, char **argv)
 	sigaction(SIGUSR2, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
-	if ((sv = calloc(n, sizeof(*sv))) == NULL) {
+	if ((sv = calloc(n, sizeof(*sv))) == NULL ||
+	    (remote && (turns.idle = calloc(n, sizeof(*turns.idle))) == NULL)) {
 		fprintf(stderr, "waymark-fcgi: out of memory\n");
 		rc = 1;
 		goto out;
@@ -373,8 +487,12 @@ main(int argc, char **argv)
 		sv[i].unix_sock = unix_sock;
 		sv[i].cfg = &cfg;
 		sv[i].pay_admit = &pay_admit;
+		sv[i].turns = remote ? &turns : NULL;
+		pthread_cond_init(&sv[i].wake, NULL);
 		atomic_init(&sv[i].in_accept, false);
 		atomic_init(&sv[i].done, false);
+	}
+	for (size_t i = 0; i < n; i++) {
 		if (pthread_create(&sv[i].tid, NULL, serve, &sv[i]) != 0) {
 			fprintf(stderr, "waymark-fcgi: cannot start thread %zu of %zu\n", i + 1, n);
 			rc = 1;
@@ -383,13 +501,16 @@ main(int argc, char **argv)
 		}
 		sv[i].started = true;
 	}
-	wait_and_stop(sv, n, &stopset);
-	for (size_t i = 0; i < n; i++)
+	wait_and_stop(sv, n, remote ? &turns : NULL, &stopset);
+	for (size_t i = 0; i < n; i++) {
 		if (sv[i].started)
 			pthread_join(sv[i].tid, NULL);
+		pthread_cond_destroy(&sv[i].wake);
+	}
 	if (atomic_load(&accept_failed))
 		rc = 1;
 out:
+	free(turns.idle);
 	free(sv);
 	curl_global_cleanup();
 	mysql_library_end();

@@ -14,7 +14,9 @@
 #     facilitator, and no USDC moves for it;
 #   - behind a TLS-terminating proxy (nginx, self-signed certificate, the CA
 #     file as tls_ca_file), 200 paid requests open no more connections to
-#     the facilitator than the remote pool has threads.
+#     the facilitator than the remote pool has threads, and 20 sequential
+#     ones no more than two (the threads take turns, most recently idle
+#     first).
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/chain.sh"
 . "$(dirname "$0")/lib/http.sh"
@@ -205,6 +207,23 @@ is "$calls" 400 "400 facilitator calls crossed the proxy"
 conns=$(grep -E ' /(verify|settle) ' "$tls/logs/access.log" | cut -d' ' -f1 | sort -u | wc -l)
 ok $([ "$conns" -ge 1 ] && [ "$conns" -le "$threads" ] && echo 0 || echo 1) \
 	"they used $conns TLS connections, no more than the $threads worker threads"
+
+# ---- a light load keeps to the threads it has: the remote pool's threads
+# take turns to accept, the most recently idle first, and a thread queues
+# for its next turn before its answer goes out (fcgi/main.c): sequential
+# paid reads are served by two threads at most, never by a colder one,
+# where the kernel's order (the thread idle longest) would open one
+# connection per thread
+"$top/tools/stack" stop >/dev/null 2>&1
+export WAYMARK_REMOTE_THREADS=16
+"$top/tools/stack" start >/dev/null
+ok $? "the stack restarts with one remote process of 16 threads"
+: > "$tls/logs/access.log"
+load=$(node "$tools/bench-paid-load.mjs" --url "$URL$PAID" --key "$KEY1" --c 1 --n 20)
+is "$(jq -r .ok <<<"$load")" 20 "20 sequential paid reads answer 200"
+conns=$(grep -E ' /(verify|settle) ' "$tls/logs/access.log" | cut -d' ' -f1 | sort -u | wc -l)
+ok $([ "$conns" -ge 1 ] && [ "$conns" -le 2 ] && echo 0 || echo 1) \
+	"they used $conns TLS connections (at most 2 of the 16 threads' connections)"
 req GET /health
 is "$status" 200 "the stack is healthy afterwards"
 done_testing
