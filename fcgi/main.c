@@ -261,16 +261,23 @@ turn_wait(struct turns *t, struct server *sv)
 static void
 turn_pass(struct turns *t)
 {
+	struct server *next = NULL;
+
 	pthread_mutex_lock(&t->mu);
 	if (t->nidle > 0) {
-		struct server *next = t->idle[--t->nidle];
-
+		next = t->idle[--t->nidle];
 		next->my_turn = true;
-		pthread_cond_signal(&next->wake);
 	} else {
 		t->taken = false;
 	}
 	pthread_mutex_unlock(&t->mu);
+	/* Signalled after the unlock, so the woken thread does not block at
+	 * once on the mutex this thread still holds (one more futex wait and
+	 * wake per request). A late signal is harmless: the waiter loops on
+	 * my_turn, read under the mutex, and its condition variable lives
+	 * until every thread has been joined. */
+	if (next)
+		pthread_cond_signal(&next->wake);
 }
 
 /* Wake every thread waiting for a turn (stopping is already set). */
