@@ -20,7 +20,7 @@ authority_load(struct db *db, const struct config *cfg, const char *rid, struct 
 	    "route_id = X'%s' AND network = '%s' ORDER BY offer_signer IS NULL, item_key LIMIT 1", rid,
 	    cfg->network) < 0)
 		return DB_ERROR;
-	if ((rc = db_query_pair(db, q, a, b, sizeof(a))) != DB_OK)
+	if ((rc = db_query_pair_text(db, q, a, b, sizeof(a))) != DB_OK)
 		return rc;
 	if (addr_from_digits(a, &out->signer) == 0 && !addr_is_zero(&out->signer) &&
 	    addr_parse(b, strlen(b), &out->pay_to) == 0 && !addr_is_zero(&out->pay_to)) {

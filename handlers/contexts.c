@@ -276,7 +276,7 @@ contexts_for_route(struct db *db, const struct config *cfg, const uint8_t route_
 	buf_printf(&q, " FROM route_contexts WHERE chain_id = %" PRIu64 " AND route_id = X'%s' "
 	    "AND note_expires_at > %lld ORDER BY published_at DESC, publisher LIMIT %d",
 	    cfg->chain_id, hex_encode(route_id, 32, rid) + 2, (long long)time(NULL), CONTEXTS_ROUTE_MAX);
-	rc = q.full ? DB_ERROR : db_query(db, buf_str(&q), &res);
+	rc = q.full ? DB_ERROR : db_query_text(db, buf_str(&q), &res);
 	while (rc == DB_OK && res && (row = mysql_fetch_row(res)) != NULL) {
 		json_object *rec = record_new(row, mysql_fetch_lengths(res), cfg->chain_id, true);
 
@@ -459,7 +459,7 @@ roles_of(struct db *db, uint64_t chain_id, const uint8_t route_id[32], const str
 	    "AND network_pay_to = X'%s' AND network_usdc > 0)",
 	    chain_id, rid + 2, a + 2, chain_id, rid + 2, a + 2, chain_id, rid + 2, a + 2) < 0)
 		return DB_ERROR;
-	if ((rc = db_query(db, q, &res)) != DB_OK)
+	if ((rc = db_query_text(db, q, &res)) != DB_OK)
 		return rc;
 	if (res && (row = mysql_fetch_row(res)) != NULL)
 		for (unsigned i = 0; i < 3; i++)
@@ -588,7 +588,7 @@ h_route_contexts_post(struct req *r, struct resp *w)
 		e = resp_fail(w, ERR_INTERNAL, NULL, NULL);
 		goto out;
 	}
-	if ((rc = db_begin(r->db)) != DB_OK || (rc = db_exec(r->db, buf_str(&sql), false)) != DB_OK) {
+	if ((rc = db_begin(r->db)) != DB_OK || (rc = db_exec_text(r->db, buf_str(&sql), false)) != DB_OK) {
 		e = db_fail(w, rc);
 		goto out;
 	}
@@ -598,7 +598,7 @@ h_route_contexts_post(struct req *r, struct resp *w)
 	buf_adds(&sql, record_columns);
 	buf_printf(&sql, " FROM route_contexts WHERE chain_id = %" PRIu64 " AND route_id = X'%s' "
 	    "AND publisher = X'%s'", r->cfg->chain_id, rid + 2, addr_format_lower(&p->signer, who) + 2);
-	if ((rc = db_query(r->db, buf_str(&sql), &res)) != DB_OK) {
+	if ((rc = db_query_text(r->db, buf_str(&sql), &res)) != DB_OK) {
 		e = db_fail(w, rc);
 		goto out;
 	}

@@ -110,7 +110,7 @@ load_rows(struct db *db, const char *sql, bool context, struct cand **c, size_t 
 {
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
-	enum db_rc rc = db_query(db, sql, &res);
+	enum db_rc rc = db_query_text(db, sql, &res);
 
 	if (rc != DB_OK)
 		return rc;
@@ -242,7 +242,7 @@ load_counts(struct db *db, struct corpus *k, const char *q, size_t off_a, size_t
 		*(uint64_t *)(void *)((char *)&k->e[i] + off_a) = 0;
 		*(uint64_t *)(void *)((char *)&k->e[i] + off_b) = 0;
 	}
-	if ((rc = db_query(db, q, &res)) != DB_OK)
+	if ((rc = db_query_text(db, q, &res)) != DB_OK)
 		return rc;
 	while (res && (row = mysql_fetch_row(res)) != NULL) {
 		unsigned long *len = mysql_fetch_lengths(res);
@@ -339,7 +339,7 @@ load_reviews(struct db *db, const struct config *cfg, struct corpus *k)
 	    "published_at DESC, id DESC) AS n FROM reviews WHERE chain_id = %" PRIu64 ") t WHERE n <= 10 "
 	    "ORDER BY route_id, n", k->chain_id) < 0)
 		return DB_ERROR;
-	if ((rc = db_query(db, q, &res)) != DB_OK)
+	if ((rc = db_query_text(db, q, &res)) != DB_OK)
 		return rc;
 	while (res && (row = mysql_fetch_row(res)) != NULL) {
 		unsigned long *len = mysql_fetch_lengths(res);
@@ -454,7 +454,7 @@ fingerprint(struct db *db, const char *q, char *out, size_t cap)
 {
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
-	enum db_rc rc = db_query(db, q, &res);
+	enum db_rc rc = db_query_text(db, q, &res);
 
 	out[0] = '\0';
 	if (rc == DB_OK && res && (row = mysql_fetch_row(res)) != NULL)

@@ -311,7 +311,7 @@ global_stats_new(struct db *db, const struct config *cfg, json_object **out)
 	    "COALESCE(SUM(total_usdc), 0), COALESCE(SUM(boon_burned), 0) FROM route_recognition_stats "
 	    "WHERE chain_id = %" PRIu64, cfg->chain_id, cfg->chain_id, cfg->chain_id) < 0)
 		return DB_ERROR;
-	if ((rc = db_query(db, q, &res)) != DB_OK)
+	if ((rc = db_query_text(db, q, &res)) != DB_OK)
 		return rc;
 	if (res)
 		row = mysql_fetch_row(res);
@@ -402,7 +402,7 @@ routes_select(struct req *r, const struct route_filter *f, const char *cursor, u
 		rc = DB_ERROR;
 		goto out;
 	}
-	if ((rc = db_query(r->db, buf_str(&q), &res)) != DB_OK)
+	if ((rc = db_query_text(r->db, buf_str(&q), &res)) != DB_OK)
 		goto out;
 	while (res && (row = mysql_fetch_row(res)) != NULL) {
 		if (n == limit) {

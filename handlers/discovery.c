@@ -284,7 +284,7 @@ load_mine(struct req *r, const char *rhex, struct mine **out, size_t *n)
 	    "'%%Y-%%m-%%dT%%H:%%i:%%sZ') FROM reviews WHERE chain_id = %" PRIu64 " AND reviewer = X'%s' "
 	    "ORDER BY route_id, published_at DESC, id DESC", r->cfg->chain_id, rhex) < 0)
 		return DB_ERROR;
-	if ((rc = db_query(r->db, q, &res)) != DB_OK)
+	if ((rc = db_query_text(r->db, q, &res)) != DB_OK)
 		return rc;
 	while (res && (row = mysql_fetch_row(res)) != NULL) {
 		unsigned long *len = mysql_fetch_lengths(res);

@@ -153,9 +153,9 @@ graph_rows(struct graph *g, const char *count_sql, const char *rows_sql, uint64_
 	bool found;
 	enum db_rc rc;
 
-	if ((rc = db_query_u64(g->r->db, count_sql, matched, &found)) != DB_OK)
+	if ((rc = db_query_u64_text(g->r->db, count_sql, matched, &found)) != DB_OK)
 		return rc;
-	return db_query(g->r->db, rows_sql, res);
+	return db_query_text(g->r->db, rows_sql, res);
 }
 
 /* Recognized edges: the newest indexed routed recognitions of the routes. */

@@ -58,7 +58,7 @@ read_indexer(struct req *r)
 	    " AND contract = X'%s'", r->cfg->chain_id, contract + 2) < 0)
 		return DB_ERROR;
 	cache.ix_row = false;
-	if ((rc = db_query(r->db, q, &res)) != DB_OK)
+	if ((rc = db_query_text(r->db, q, &res)) != DB_OK)
 		return rc;
 	if (res && (row = mysql_fetch_row(res)) != NULL) {
 		cache.ix_row = true;
@@ -111,7 +111,7 @@ h_health_get(struct req *r, struct resp *w)
 		bool found;
 
 		cache.valid = false;
-		if (db_query_u64(r->db, "SELECT MAX(version) FROM schema_migrations",
+		if (db_query_u64_text(r->db, "SELECT MAX(version) FROM schema_migrations",
 		    &cache.schema_version, &found) != DB_OK || read_indexer(r) != DB_OK)
 			return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
 		cache.valid = true;

@@ -15,7 +15,7 @@
 #include "publication.h"
 #include "review.h"
 #include "reviews.h"
-#include "sqlfmt.h"
+#include "sql.h"
 #include "x402.h"
 #include "banned.h"
 
@@ -33,34 +33,27 @@
 
 
 
-/* Append ", '<db-escaped s>'" (or ", NULL" when s is NULL) to b; 0 or -1. */
-static int
-add_text(struct req *r, struct buf *b, const char *s, size_t len)
+/* Text of len bytes, or NULL. */
+static struct sqlv
+text_or_null(const char *s, size_t len)
 {
-	char *e;
-
-	if (s == NULL)
-		return buf_adds(b, ", NULL");
-	if ((e = pool_alloc(&r->pool, 2 * len + 1)) == NULL ||
-	    db_escape(r->db, s, len, e, 2 * len + 1) < 0)
-		return -1;
-	return buf_printf(b, ", '%s'", e);
+	return s ? SQL_TEXTN(s, len) : SQL_NULL;
 }
 
 /* The published record of review digest p->dg in p's lane into *out (NULL when absent). */
 static enum db_rc
 load_record(struct req *r, const struct publication *p, json_object **out)
 {
-	char q[1024];
+	char b[1024];
+	struct sql q = SQL_ON(b);
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
 	enum db_rc rc;
 
 	*out = NULL;
-	if (sql_format(q, sizeof(q), "SELECT " REVIEW_COLUMNS " FROM " REVIEW_FROM " WHERE r.chain_id = %"
-	    PRIu64 " AND r.digest = X'%s' AND r.lane = '%s'", r->cfg->chain_id, p->dg, p->lane->name) < 0)
-		return DB_ERROR;
-	if ((rc = db_query(r->db, q, &res)) != DB_OK)
+	sql_add(&q, "SELECT " REVIEW_COLUMNS " FROM " REVIEW_FROM " WHERE r.chain_id = ? AND r.digest = ? "
+	    "AND r.lane = ?", SQL_U64(r->cfg->chain_id), SQL_HEX(p->dg), SQL_TEXT(p->lane->name));
+	if ((rc = db_query(r->db, &q, &res)) != DB_OK)
 		return rc;
 	if (res && (row = mysql_fetch_row(res)) != NULL) {
 		*out = review_record(row);
@@ -84,18 +77,18 @@ own_state(struct req *r, const struct publication *p, char *st, size_t cap)
 {
 	const struct value *sv = req_val(r, "signature");
 	size_t scap = 2 * PUBLICATION_SIG_MAX + 1;
-	char q[768], *sig = pool_alloc(&r->pool, scap), *state = pool_alloc(&r->pool, scap);
+	char b[768], *sig = pool_alloc(&r->pool, scap), *state = pool_alloc(&r->pool, scap);
+	struct sql q = SQL_ON(b);
 	enum db_rc rc;
 
 	st[0] = '\0';
 	if (sig == NULL || state == NULL)
 		return DB_ERROR;
-	if (sql_format(q, sizeof(q), "SELECT 'published', LOWER(HEX(signature)) FROM reviews WHERE "
-	    "chain_id = %" PRIu64 " AND digest = X'%s' UNION ALL SELECT state, LOWER(HEX(signature)) FROM "
-	    "review_publications WHERE chain_id = %" PRIu64 " AND digest = X'%s' LIMIT 1",
-	    r->cfg->chain_id, p->dg, r->cfg->chain_id, p->dg) < 0)
-		return DB_ERROR;
-	if ((rc = db_query_pair(r->db, q, state, sig, scap)) != DB_OK)
+	sql_add(&q, "SELECT 'published', LOWER(HEX(signature)) FROM reviews WHERE "
+	    "chain_id = ? AND digest = ? UNION ALL SELECT state, LOWER(HEX(signature)) FROM "
+	    "review_publications WHERE chain_id = ? AND digest = ? LIMIT 1",
+	    SQL_U64(r->cfg->chain_id), SQL_HEX(p->dg), SQL_U64(r->cfg->chain_id), SQL_HEX(p->dg));
+	if ((rc = db_query_pair(r->db, &q, state, sig, scap)) != DB_OK)
 		return rc;
 	if (sv->len > 2 && strlen(sig) == sv->len - 2 && memcmp(sig, sv->text + 2, sv->len - 2) == 0)
 		snprintf(st, cap, "%s", state);
@@ -106,37 +99,39 @@ own_state(struct req *r, const struct publication *p, char *st, size_t cap)
 static enum db_rc
 slot_holder(struct req *r, const struct publication *p, char *dg_out, char *st_out, size_t cap)
 {
-	char q[1536];
+	char b[1536];
+	struct sql q = SQL_ON(b);
 
-	if (sql_format(q, sizeof(q), "SELECT LOWER(HEX(digest)), 'published' FROM reviews WHERE chain_id = %"
-	    PRIu64 " AND route_id = X'%s' AND lane = '%s' AND reviewer = X'%s' UNION ALL "
+	sql_add(&q, "SELECT LOWER(HEX(digest)), 'published' FROM reviews WHERE chain_id = ? "
+	    "AND route_id = ? AND lane = ? AND reviewer = ? UNION ALL "
 	    "SELECT LOWER(HEX(digest)), IF(state = 'reserved_unpaid' AND updated_at < "
-	    "UTC_TIMESTAMP(6) - INTERVAL %d SECOND AND " NOT_CHARGED ", 'stale', state) FROM review_publications "
-	    "WHERE chain_id = %" PRIu64 " AND lane = '%s' AND reviewer = X'%s' AND route_id = X'%s' "
-	    "LIMIT 1", r->cfg->chain_id, p->rid, p->lane->name, p->who, STALE_RESERVATION,
-	    r->cfg->chain_id, p->lane->name, p->who, p->rid) < 0)
-		return DB_ERROR;
-	return db_query_pair(r->db, q, dg_out, st_out, cap);
+	    "UTC_TIMESTAMP(6) - INTERVAL ? SECOND AND " NOT_CHARGED ", 'stale', state) FROM review_publications "
+	    "WHERE chain_id = ? AND lane = ? AND reviewer = ? AND route_id = ? "
+	    "LIMIT 1", SQL_U64(r->cfg->chain_id), SQL_HEX(p->rid), SQL_TEXT(p->lane->name), SQL_HEX(p->who),
+	    SQL_U64(STALE_RESERVATION), SQL_U64(r->cfg->chain_id), SQL_TEXT(p->lane->name), SQL_HEX(p->who),
+	    SQL_HEX(p->rid));
+	return db_query_pair(r->db, &q, dg_out, st_out, cap);
 }
 
 /* The holder of this review's receipt, when it has one. */
 static enum db_rc
 receipt_holder(struct req *r, const struct publication *p, char *dg_out, char *st_out, size_t cap)
 {
-	char q[1536];
+	char b[1536];
+	struct sql q = SQL_ON(b);
 
 	if (p->receipt_dg[0] == '\0') {
 		dg_out[0] = st_out[0] = '\0';
 		return DB_OK;
 	}
-	if (sql_format(q, sizeof(q), "SELECT LOWER(HEX(digest)), 'published' FROM reviews WHERE chain_id = %"
-	    PRIu64 " AND receipt_digest = X'%s' UNION ALL SELECT LOWER(HEX(digest)), IF(state = "
-	    "'reserved_unpaid' AND updated_at < UTC_TIMESTAMP(6) - INTERVAL %d SECOND AND " NOT_CHARGED
+	sql_add(&q, "SELECT LOWER(HEX(digest)), 'published' FROM reviews WHERE chain_id = ? "
+	    "AND receipt_digest = ? UNION ALL SELECT LOWER(HEX(digest)), IF(state = "
+	    "'reserved_unpaid' AND updated_at < UTC_TIMESTAMP(6) - INTERVAL ? SECOND AND " NOT_CHARGED
 	    ", 'stale', state) "
-	    "FROM review_publications WHERE chain_id = %" PRIu64 " AND receipt_digest = X'%s' LIMIT 1",
-	    r->cfg->chain_id, p->receipt_dg, STALE_RESERVATION, r->cfg->chain_id, p->receipt_dg) < 0)
-		return DB_ERROR;
-	return db_query_pair(r->db, q, dg_out, st_out, cap);
+	    "FROM review_publications WHERE chain_id = ? AND receipt_digest = ? LIMIT 1",
+	    SQL_U64(r->cfg->chain_id), SQL_HEX(p->receipt_dg), SQL_U64(STALE_RESERVATION),
+	    SQL_U64(r->cfg->chain_id), SQL_HEX(p->receipt_dg));
+	return db_query_pair(r->db, &q, dg_out, st_out, cap);
 }
 
 /* Undo this request's reservation: cancel_pending, then removed. */
@@ -144,28 +139,27 @@ static void
 cancel(struct req *r)
 {
 	struct publication *p = r->pay.ctx;
-	char q[2048], mine[160] = "", payer[41], nonce[65];
+	char b[2048];
+	struct sql q = SQL_ON(b);
 
 	if (p == NULL || !p->reserved)
 		return;
-	if (p->adopted) {
-		/* Another request's reservation: only if this request's payment bound it. */
-		hex_digits(r->pay.payer, ADDR_LEN, payer);
-		hex_digits(r->pay.nonce, 32, nonce);
-		if (sql_format(mine, sizeof(mine), " AND payer = X'%s' AND auth_nonce = X'%s'", payer,
-		    nonce) < 0)
-			return;
-	}
 	/* When a statement cannot be built or fails, the reservation goes stale and is swept. */
-	if (sql_format(q, sizeof(q), "UPDATE review_publications SET state = 'cancel_pending', updated_at = "
-	    "UTC_TIMESTAMP(6) WHERE chain_id = %" PRIu64 " AND digest = X'%s' AND state = "
-	    "'reserved_unpaid'%s AND " NOT_CHARGED, r->cfg->chain_id, p->dg, mine) < 0 ||
-	    db_exec(r->db, q, false) != DB_OK)
+	sql_add(&q, "UPDATE review_publications SET state = 'cancel_pending', updated_at = "
+	    "UTC_TIMESTAMP(6) WHERE chain_id = ? AND digest = ? AND state = 'reserved_unpaid'",
+	    SQL_U64(r->cfg->chain_id), SQL_HEX(p->dg));
+	/* Another request's reservation: only if this request's payment bound it. */
+	if (p->adopted)
+		sql_add(&q, " AND payer = ? AND auth_nonce = ?", SQL_BYTES(r->pay.payer, ADDR_LEN),
+		    SQL_BYTES(r->pay.nonce, 32));
+	sql_add(&q, " AND " NOT_CHARGED);
+	if (db_exec(r->db, &q) != DB_OK)
 		return;
 	/* If this fails, the next reservation of the slot removes the row. */
-	if (sql_format(q, sizeof(q), "DELETE FROM review_publications WHERE chain_id = %" PRIu64 " AND "
-	    "digest = X'%s' AND state = 'cancel_pending'", r->cfg->chain_id, p->dg) == 0)
-		db_exec(r->db, q, false);
+	sql_reset(&q);
+	sql_add(&q, "DELETE FROM review_publications WHERE chain_id = ? AND "
+	    "digest = ? AND state = 'cancel_pending'", SQL_U64(r->cfg->chain_id), SQL_HEX(p->dg));
+	db_exec(r->db, &q);
 	p->reserved = false;
 }
 
@@ -177,51 +171,43 @@ static enum db_rc
 reserve(struct req *r, const struct publication *p)
 {
 	const struct value *rv = req_val(r, "review");
-	struct buf q;
+	const size_t cap = 512 * 1024;
+	char *b = pool_alloc(&r->pool, cap);
+	struct sql q;
 	const char *js;
 	size_t jl;
-	enum db_rc rc = DB_ERROR;
-	int bad = 0;
 
 	js = json_dump(rv->object, &jl);
-	buf_init(&q, 512 * 1024);
-	buf_printf(&q, "INSERT INTO review_publications (chain_id, digest, lane, route_id, reviewer, "
+	if (b == NULL || js == NULL)
+		return DB_ERROR;
+	sql_on(&q, b, cap);
+	sql_add(&q, "INSERT INTO review_publications (chain_id, digest, lane, route_id, reviewer, "
 	    "receipt_digest, state, created_at, updated_at, review_text, review_created_at, signature, "
-	    "signature_kind, review_json, receipt_json, evidence_json, authority_json) VALUES (%" PRIu64
-	    ", X'%s', '%s', X'%s', X'%s', ", r->cfg->chain_id, p->dg, p->lane->name, p->rid, p->who);
-	if (p->receipt_dg[0])
-		buf_printf(&q, "X'%s'", p->receipt_dg);
-	else
-		buf_adds(&q, "NULL");
-	buf_adds(&q, ", 'reserved_unpaid', UTC_TIMESTAMP(6), UTC_TIMESTAMP(6)");
-	bad |= add_text(r, &q, p->text, p->text_len);
-	buf_printf(&q, ", %" PRIu64 ", X'%s', '%s'", p->created_at, p->sig, p->sig_kind);
-	bad |= js == NULL ? -1 : add_text(r, &q, js, jl);
-	bad |= add_text(r, &q, p->receipt_json, p->receipt_json ? strlen(p->receipt_json) : 0);
-	bad |= add_text(r, &q, p->evidence_json, p->evidence_json ? strlen(p->evidence_json) : 0);
-	bad |= add_text(r, &q, p->authority_json, p->authority_json ? strlen(p->authority_json) : 0);
-	buf_adds(&q, ")");
-	if (bad == 0 && !q.full)
-		rc = db_exec(r->db, buf_str(&q), false);
-	buf_release(&q);
-	return rc;
+	    "signature_kind, review_json, receipt_json, evidence_json, authority_json) VALUES (?, ?, ?, ?, ?, "
+	    "?, 'reserved_unpaid', UTC_TIMESTAMP(6), UTC_TIMESTAMP(6), ?, ?, ?, ?, ?, ?, ?, ?)",
+	    SQL_U64(r->cfg->chain_id), SQL_HEX(p->dg), SQL_TEXT(p->lane->name), SQL_HEX(p->rid),
+	    SQL_HEX(p->who), p->receipt_dg[0] ? SQL_HEX(p->receipt_dg) : SQL_NULL,
+	    text_or_null(p->text, p->text_len), SQL_U64(p->created_at), SQL_HEX(p->sig),
+	    SQL_TEXT(p->sig_kind), SQL_TEXTN(js, jl), SQL_TEXT(p->receipt_json), SQL_TEXT(p->evidence_json),
+	    SQL_TEXT(p->authority_json));
+	return db_exec(r->db, &q);
 }
 
 /* Remove abandoned records (cancel_pending, or stale reserved_unpaid) of this slot or receipt. */
 static enum db_rc
 sweep(struct req *r, const struct publication *p)
 {
-	char q[1536], rc[128] = "";
+	char b[1536];
+	struct sql q = SQL_ON(b);
 
-	if (p->receipt_dg[0] && sql_format(rc, sizeof(rc), " OR receipt_digest = X'%s'", p->receipt_dg) < 0)
-		return DB_ERROR;
-	if (sql_format(q, sizeof(q), "DELETE FROM review_publications WHERE chain_id = %" PRIu64 " AND "
-	    "((lane = '%s' AND reviewer = X'%s' AND route_id = X'%s')%s) AND (state = "
-	    "'cancel_pending' OR (state = 'reserved_unpaid' AND updated_at < UTC_TIMESTAMP(6) - "
-	    "INTERVAL %d SECOND AND " NOT_CHARGED "))", r->cfg->chain_id, p->lane->name, p->who, p->rid,
-	    rc, STALE_RESERVATION) < 0)
-		return DB_ERROR;
-	return db_exec(r->db, q, false);
+	sql_add(&q, "DELETE FROM review_publications WHERE chain_id = ? AND "
+	    "((lane = ? AND reviewer = ? AND route_id = ?)", SQL_U64(r->cfg->chain_id), SQL_TEXT(p->lane->name),
+	    SQL_HEX(p->who), SQL_HEX(p->rid));
+	if (p->receipt_dg[0])
+		sql_add(&q, " OR receipt_digest = ?", SQL_HEX(p->receipt_dg));
+	sql_add(&q, ") AND (state = 'cancel_pending' OR (state = 'reserved_unpaid' AND updated_at < "
+	    "UTC_TIMESTAMP(6) - INTERVAL ? SECOND AND " NOT_CHARGED "))", SQL_U64(STALE_RESERVATION));
+	return db_exec(r->db, &q);
 }
 
 /* The 202 of docs/ARCHITECTURE.md, Paid publication: settled, not yet published. */
@@ -259,16 +245,16 @@ answer_pending(struct req *r, struct resp *w, bool checkpointed)
 static enum err
 answer_recorded_pending(struct req *r, struct resp *w, const struct publication *p)
 {
-	char q[512];
+	char b[512];
+	struct sql q = SQL_ON(b);
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
 	unsigned long *len;
 	enum err e = ERR_DATABASE_UNAVAILABLE;
 
-	if (sql_format(q, sizeof(q), "SELECT payer, tx_hash FROM review_publications WHERE chain_id = %" PRIu64
-	    " AND digest = X'%s' AND state = 'settled_pending'", r->cfg->chain_id, p->dg) < 0)
-		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
-	if (db_query(r->db, q, &res) != DB_OK)
+	sql_add(&q, "SELECT payer, tx_hash FROM review_publications WHERE chain_id = ? "
+	    "AND digest = ? AND state = 'settled_pending'", SQL_U64(r->cfg->chain_id), SQL_HEX(p->dg));
+	if (db_query(r->db, &q, &res) != DB_OK)
 		return resp_fail(w, e, NULL, NULL);
 	if (res && (row = mysql_fetch_row(res)) != NULL && (len = mysql_fetch_lengths(res)) != NULL &&
 	    row[0] && len[0] == ADDR_LEN) {
@@ -366,14 +352,14 @@ publication_signature(struct req *r, struct resp *w, struct publication *p,
 enum err
 publication_recognized(struct req *r, struct resp *w, const struct publication *p)
 {
-	char q[512];
+	char b[512];
+	struct sql q = SQL_ON(b);
 	uint64_t n = 0;
 	bool found = false;
 
-	if (sql_format(q, sizeof(q), "SELECT COUNT(*) FROM (SELECT 1 FROM routed_boons WHERE chain_id = %"
-	    PRIu64 " AND route_id = X'%s' LIMIT 1) x", r->cfg->chain_id, p->rid) < 0)
-		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
-	if (db_query_u64(r->db, q, &n, &found) != DB_OK)
+	sql_add(&q, "SELECT COUNT(*) FROM (SELECT 1 FROM routed_boons WHERE chain_id = ? "
+	    "AND route_id = ? LIMIT 1) x", SQL_U64(r->cfg->chain_id), SQL_HEX(p->rid));
+	if (db_query_u64(r->db, &q, &n, &found) != DB_OK)
 		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
 	if (!found || n == 0)
 		return resp_fail(w, ERR_INVALID_FIELD, "review.routeId",
@@ -430,37 +416,47 @@ publication_prepay(struct req *r, struct resp *w, const struct publication_lane 
 	    "The review slot changed during the request; retry.") : ERR_NONE;
 }
 
-enum db_rc
-publication_complete(struct db *db, uint64_t chain_id, const char *dg)
+struct complete {
+	uint64_t chain_id;
+	const char *dg;
+};
+
+/* The body of publication_complete's transaction (db_txn may run it again). */
+static enum db_rc
+complete_body(struct db *db, void *arg)
 {
-	char q[2048];
+	const struct complete *c = arg;
+	char b[2048];
+	struct sql q = SQL_ON(b);
 	enum db_rc rc;
 
-	if ((rc = db_begin(db)) != DB_OK)
-		return rc;
-	if (sql_format(q, sizeof(q), "INSERT INTO reviews (chain_id, lane, route_id, reviewer, review_text, "
+	sql_add(&q, "INSERT INTO reviews (chain_id, lane, route_id, reviewer, review_text, "
 	    "created_at, published_at, digest, signature, signature_kind, review_json, receipt_digest, "
 	    "receipt_json, evidence_json, authority_json) SELECT chain_id, lane, route_id, reviewer, "
 	    "review_text, review_created_at, UTC_TIMESTAMP(6), digest, signature, signature_kind, "
 	    "review_json, receipt_digest, receipt_json, evidence_json, authority_json FROM "
-	    "review_publications WHERE chain_id = %" PRIu64 " AND digest = X'%s' AND state IN "
-	    "('reserved_unpaid', 'settled_pending') AND review_text IS NOT NULL", chain_id, dg) < 0)
-		rc = DB_ERROR;
-	else if ((rc = db_exec(db, q, false)) == DB_OK && mysql_affected_rows(db->my) != 1)
-		rc = DB_DUPLICATE;
-	if (rc == DB_OK) {
-		if (sql_format(q, sizeof(q), "UPDATE review_publications SET state = 'published', updated_at = "
-		    "UTC_TIMESTAMP(6) WHERE chain_id = %" PRIu64 " AND digest = X'%s' AND state IN "
-		    "('reserved_unpaid', 'settled_pending')", chain_id, dg) < 0)
-			rc = DB_ERROR;
-		else if ((rc = db_exec(db, q, false)) == DB_OK && mysql_affected_rows(db->my) != 1)
-			rc = DB_DUPLICATE;
-	}
-	if (rc == DB_OK)
-		rc = db_commit(db);
-	if (db->in_txn)
-		db_rollback(db);
-	return rc;
+	    "review_publications WHERE chain_id = ? AND digest = ? AND state IN "
+	    "('reserved_unpaid', 'settled_pending') AND review_text IS NOT NULL", SQL_U64(c->chain_id),
+	    SQL_HEX(c->dg));
+	if ((rc = db_exec(db, &q)) != DB_OK)
+		return rc;
+	if (mysql_affected_rows(db->my) != 1)
+		return DB_DUPLICATE;
+	sql_reset(&q);
+	sql_add(&q, "UPDATE review_publications SET state = 'published', updated_at = "
+	    "UTC_TIMESTAMP(6) WHERE chain_id = ? AND digest = ? AND state IN "
+	    "('reserved_unpaid', 'settled_pending')", SQL_U64(c->chain_id), SQL_HEX(c->dg));
+	if ((rc = db_exec(db, &q)) != DB_OK)
+		return rc;
+	return mysql_affected_rows(db->my) == 1 ? DB_OK : DB_DUPLICATE;
+}
+
+enum db_rc
+publication_complete(struct db *db, uint64_t chain_id, const char *dg)
+{
+	struct complete c = { .chain_id = chain_id, .dg = dg };
+
+	return db_txn(db, complete_body, &c);
 }
 
 /*
@@ -474,20 +470,20 @@ publication_complete(struct db *db, uint64_t chain_id, const char *dg)
 static enum db_rc
 resolve_unknown_payments(struct db *db, const struct config *cfg, unsigned min_age)
 {
-	char q[1024];
+	char b[1024];
+	struct sql q = SQL_ON(b);
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
 	unsigned long *len;
 	enum db_rc rc;
 
-	if (sql_format(q, sizeof(q), "SELECT x.payer, x.auth_nonce, x.pay_to, x.amount FROM review_publications p "
-	    "JOIN x402_payments x ON x.payer = p.payer AND x.auth_nonce = p.auth_nonce WHERE p.chain_id = %"
-	    PRIu64 " AND p.state = 'reserved_unpaid' AND p.updated_at <= UTC_TIMESTAMP(6) - INTERVAL %u "
+	sql_add(&q, "SELECT x.payer, x.auth_nonce, x.pay_to, x.amount FROM review_publications p "
+	    "JOIN x402_payments x ON x.payer = p.payer AND x.auth_nonce = p.auth_nonce WHERE p.chain_id = ? "
+	    "AND p.state = 'reserved_unpaid' AND p.updated_at <= UTC_TIMESTAMP(6) - INTERVAL ? "
 	    "SECOND AND ((x.status = 'failed' AND x.reason = 'settle_unknown') OR (x.status = 'reserved' "
 	    "AND x.updated_at < UTC_TIMESTAMP(6) - INTERVAL " LEDGER_ABANDONED_S " SECOND)) LIMIT 100",
-	    cfg->chain_id, min_age) < 0)
-		return DB_ERROR;
-	if ((rc = db_query(db, q, &res)) != DB_OK)
+	    SQL_U64(cfg->chain_id), SQL_U64(min_age));
+	if ((rc = db_query(db, &q, &res)) != DB_OK)
 		return rc;
 	while (res && (row = mysql_fetch_row(res)) != NULL) {
 		struct x402_payment pay = { 0 };
@@ -514,26 +510,27 @@ resolve_unknown_payments(struct db *db, const struct config *cfg, unsigned min_a
 	if (res)
 		mysql_free_result(res);
 	/* Void ones: nothing paid for them, so their records go. */
-	if (sql_format(q, sizeof(q), "DELETE FROM review_publications WHERE chain_id = %" PRIu64 " AND "
-	    "state = 'reserved_unpaid' AND payer IS NOT NULL AND " NOT_CHARGED, cfg->chain_id) < 0)
-		return DB_ERROR;
-	if ((rc = db_exec(db, q, false)) != DB_OK)
+	sql_reset(&q);
+	sql_add(&q, "DELETE FROM review_publications WHERE chain_id = ? AND "
+	    "state = 'reserved_unpaid' AND payer IS NOT NULL AND " NOT_CHARGED, SQL_U64(cfg->chain_id));
+	if ((rc = db_exec(db, &q)) != DB_OK)
 		return rc;
 	/* Settled ones (also a settlement whose receipt was never checkpointed): settled_pending. */
-	if (sql_format(q, sizeof(q), "UPDATE review_publications p JOIN x402_payments x ON x.payer = "
+	sql_reset(&q);
+	sql_add(&q, "UPDATE review_publications p JOIN x402_payments x ON x.payer = "
 	    "p.payer AND x.auth_nonce = p.auth_nonce SET p.state = 'settled_pending', p.tx_hash = "
-	    "x.tx_hash WHERE p.chain_id = %" PRIu64 " AND p.state = 'reserved_unpaid' AND x.status = "
-	    "'settled' AND p.updated_at <= UTC_TIMESTAMP(6) - INTERVAL %u SECOND", cfg->chain_id,
-	    min_age) < 0)
-		return DB_ERROR;
-	return db_exec(db, q, false);
+	    "x.tx_hash WHERE p.chain_id = ? AND p.state = 'reserved_unpaid' AND x.status = "
+	    "'settled' AND p.updated_at <= UTC_TIMESTAMP(6) - INTERVAL ? SECOND", SQL_U64(cfg->chain_id),
+	    SQL_U64(min_age));
+	return db_exec(db, &q);
 }
 
 enum db_rc
 publication_complete_pending(struct db *db, const struct config *cfg, unsigned min_age,
     unsigned *done, unsigned *failed)
 {
-	char q[512], dg[65];
+	char b[512], dg[65];
+	struct sql q = SQL_ON(b);
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
 	enum db_rc rc;
@@ -543,11 +540,10 @@ publication_complete_pending(struct db *db, const struct config *cfg, unsigned m
 	*done = *failed = 0;
 	if ((rc = resolve_unknown_payments(db, cfg, min_age)) != DB_OK)
 		return rc;
-	if (sql_format(q, sizeof(q), "SELECT LOWER(HEX(digest)) FROM review_publications WHERE chain_id = %"
-	    PRIu64 " AND state = 'settled_pending' AND updated_at <= UTC_TIMESTAMP(6) - INTERVAL %u "
-	    "SECOND ORDER BY updated_at LIMIT 1000", cfg->chain_id, min_age) < 0)
-		return DB_ERROR;
-	if ((rc = db_query(db, q, &res)) != DB_OK)
+	sql_add(&q, "SELECT LOWER(HEX(digest)) FROM review_publications WHERE chain_id = ? "
+	    "AND state = 'settled_pending' AND updated_at <= UTC_TIMESTAMP(6) - INTERVAL ? "
+	    "SECOND ORDER BY updated_at LIMIT 1000", SQL_U64(cfg->chain_id), SQL_U64(min_age));
+	if ((rc = db_query(db, &q, &res)) != DB_OK)
 		return rc;
 	if (res && (pending = calloc(mysql_num_rows(res) + 1, sizeof(*pending))) != NULL)
 		while ((row = mysql_fetch_row(res)) != NULL)
@@ -579,24 +575,23 @@ static enum err
 finish(struct req *r, struct resp *w)
 {
 	struct publication *p = r->pay.ctx;
-	char q[1536], payer[41], nonce[65], tx[80] = "NULL";
+	char b[1536];
+	struct sql q = SQL_ON(b);
 	json_object *rec = NULL;
 	enum db_rc rc;
 	bool bound;
+	const struct sqlv payer = SQL_BYTES(r->pay.payer, ADDR_LEN), nonce = SQL_BYTES(r->pay.nonce, 32);
 
-	hex_digits(r->pay.payer, ADDR_LEN, payer);
-	hex_digits(r->pay.nonce, 32, nonce);
-	if (strlen(r->pay.tx) == 66 && sql_format(tx, sizeof(tx), "X'%s'", r->pay.tx + 2) < 0)
-		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
 	/* The receipt first, so a record that cannot finish keeps it. */
-	if (sql_format(q, sizeof(q), "UPDATE review_publications SET state = 'settled_pending', payer = X'%s', "
-	    "auth_nonce = X'%s', tx_hash = %s, updated_at = UTC_TIMESTAMP(6) WHERE chain_id = %" PRIu64
-	    " AND digest = X'%s' AND state IN ('reserved_unpaid', 'settled_pending') AND (payer IS NULL "
-	    "OR (payer = X'%s' AND auth_nonce = X'%s'))", payer, nonce, tx, r->cfg->chain_id, p->dg,
-	    payer, nonce) < 0)
+	if (sql_add(&q, "UPDATE review_publications SET state = 'settled_pending', payer = ?, "
+	    "auth_nonce = ?, tx_hash = ?, updated_at = UTC_TIMESTAMP(6) WHERE chain_id = ? "
+	    "AND digest = ? AND state IN ('reserved_unpaid', 'settled_pending') AND (payer IS NULL "
+	    "OR (payer = ? AND auth_nonce = ?))", payer, nonce,
+	    strlen(r->pay.tx) == 66 ? SQL_HEX(r->pay.tx + 2) : SQL_NULL, SQL_U64(r->cfg->chain_id),
+	    SQL_HEX(p->dg), payer, nonce) < 0)
 		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
 	p->reserved = false;
-	if (db_exec(r->db, q, false) != DB_OK) {
+	if (db_exec(r->db, &q) != DB_OK) {
 		fprintf(stderr, "waymark: %s %s: settled, receipt not checkpointed\n", r->method_text,
 		    r->ep->id);
 		return answer_pending(r, w, false);
@@ -625,33 +620,33 @@ enum err
 publication_post(struct req *r, struct resp *w)
 {
 	struct publication *p = r->pay.ctx;
-	char q[1024], payer[41], nonce[65];
+	char b[1024];
+	struct sql q = SQL_ON(b);
 	uint64_t n = 0;
 	bool found = false;
 
 	if (p == NULL)
 		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
-	hex_digits(r->pay.payer, ADDR_LEN, payer);
-	hex_digits(r->pay.nonce, 32, nonce);
+	const struct sqlv payer = SQL_BYTES(r->pay.payer, ADDR_LEN), nonce = SQL_BYTES(r->pay.nonce, 32);
 	if (r->pay.settled_earlier) {
 		/* Only the record this very authorization paid for may publish now. */
-		if (sql_format(q, sizeof(q), "SELECT COUNT(*) FROM review_publications WHERE chain_id = %" PRIu64
-		    " AND digest = X'%s' AND state IN ('settled_pending', 'reserved_unpaid') AND payer = "
-		    "X'%s' AND auth_nonce = X'%s'", r->cfg->chain_id, p->dg, payer, nonce) < 0)
+		if (sql_add(&q, "SELECT COUNT(*) FROM review_publications WHERE chain_id = ? "
+		    "AND digest = ? AND state IN ('settled_pending', 'reserved_unpaid') AND payer = "
+		    "? AND auth_nonce = ?", SQL_U64(r->cfg->chain_id), SQL_HEX(p->dg), payer, nonce) < 0)
 			return resp_fail(w, ERR_INTERNAL, NULL, NULL);
-		if (db_query_u64(r->db, q, &n, &found) != DB_OK)
+		if (db_query_u64(r->db, &q, &n, &found) != DB_OK)
 			return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
 		if (!found || n != 1)
 			return resp_fail(w, ERR_PAYMENT_USED, NULL, NULL);
 	} else {
 		/* Bind this authorization to the record, unless another one is
 		 * bound already (in flight, or with an unknown outcome). */
-		if (sql_format(q, sizeof(q), "UPDATE review_publications SET payer = X'%s', auth_nonce = X'%s', "
-		    "updated_at = UTC_TIMESTAMP(6) WHERE chain_id = %" PRIu64 " AND digest = X'%s' AND "
-		    "state = 'reserved_unpaid' AND (payer IS NULL OR (payer = X'%s' AND auth_nonce = "
-		    "X'%s'))", payer, nonce, r->cfg->chain_id, p->dg, payer, nonce) < 0)
+		if (sql_add(&q, "UPDATE review_publications SET payer = ?, auth_nonce = ?, "
+		    "updated_at = UTC_TIMESTAMP(6) WHERE chain_id = ? AND digest = ? AND "
+		    "state = 'reserved_unpaid' AND (payer IS NULL OR (payer = ? AND auth_nonce = "
+		    "?))", payer, nonce, SQL_U64(r->cfg->chain_id), SQL_HEX(p->dg), payer, nonce) < 0)
 			return resp_fail(w, ERR_INTERNAL, NULL, NULL);
-		if (db_exec(r->db, q, false) != DB_OK)
+		if (db_exec(r->db, &q) != DB_OK)
 			return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
 		if (mysql_affected_rows(r->db->my) != 1)
 			return resp_fail(w, ERR_ALREADY_REVIEWED, "review.routeId",

@@ -184,7 +184,7 @@ route_facts(struct req *r, json_object *cand, json_object **out)
 		json_object_put(sum);
 		return DB_ERROR;
 	}
-	if ((rc = db_query(r->db, q, &res)) != DB_OK) {
+	if ((rc = db_query_text(r->db, q, &res)) != DB_OK) {
 		json_object_put(sum);
 		return rc;
 	}

@@ -83,7 +83,7 @@ route_url(struct req *r, const char *rid, struct v2 *c, bool *found)
 	    "method, resource_url FROM catalog_resources WHERE route_id = X'%s') x ORDER BY src, url "
 	    "LIMIT 1", r->cfg->chain_id, rid, rid) < 0)
 		return DB_ERROR;
-	if ((rc = db_query(r->db, q, &res)) != DB_OK)
+	if ((rc = db_query_text(r->db, q, &res)) != DB_OK)
 		return rc;
 	if (res && (row = mysql_fetch_row(res)) != NULL && row[0] && row[1] &&
 	    strlen(row[0]) < sizeof(c->method) && strlen(row[1]) <= RECEIPT_URL_MAX) {

@@ -129,7 +129,7 @@ review_summary(struct db *db, const struct config *cfg, const char *rid, json_ob
 	    "FROM reviews WHERE chain_id = %" PRIu64 " AND route_id = X'%s'",
 	    cfg->chain_id, ch + 2, cfg->chain_id, rid) < 0)
 		return DB_ERROR;
-	if ((rc = db_query(db, q, &res)) != DB_OK)
+	if ((rc = db_query_text(db, q, &res)) != DB_OK)
 		return rc;
 	if (res)
 		row = mysql_fetch_row(res);
@@ -167,7 +167,7 @@ load_by_recognition(struct req *r, const char *tx, uint64_t log_index, json_obje
 	    " WHERE r.chain_id = %" PRIu64 " AND r.recognition_tx_hash = X'%s' AND "
 	    "r.recognition_log_index = %" PRIu64, r->cfg->chain_id, tx, log_index) < 0)
 		return DB_ERROR;
-	if ((rc = db_query(r->db, q, &res)) != DB_OK)
+	if ((rc = db_query_text(r->db, q, &res)) != DB_OK)
 		return rc;
 	if (res && (row = mysql_fetch_row(res)) != NULL) {
 		*out = review_record(row);
@@ -213,7 +213,7 @@ h_review_v1_post(struct req *r, struct resp *w)
 	if (sql_format(q, sizeof(q), "SELECT tipper, route_id FROM routed_boons WHERE chain_id = %" PRIu64
 	    " AND tx_hash = X'%s' AND log_index = %" PRIu64, r->cfg->chain_id, tx, v.log_index) < 0)
 		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
-	if ((rc = db_query(r->db, q, &res)) != DB_OK)
+	if ((rc = db_query_text(r->db, q, &res)) != DB_OK)
 		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
 	if (res && (row = mysql_fetch_row(res)) != NULL) {
 		unsigned long *len = mysql_fetch_lengths(res);
@@ -263,7 +263,7 @@ h_review_v1_post(struct req *r, struct resp *w)
 		    PRIu64 ")", r->cfg->chain_id, rid, addr_format_lower(&tipper, reviewer) + 2, text,
 		    v.created_at, dg, sg, walletsig_kind_column(kind), jesc, tx, v.log_index);
 	}
-	rc = ins.full ? DB_ERROR : db_exec(r->db, buf_str(&ins), false);
+	rc = ins.full ? DB_ERROR : db_exec_text(r->db, buf_str(&ins), false);
 	buf_release(&ins);
 	if (rc != DB_OK && rc != DB_DUPLICATE)
 		return db_fail(w, rc);
@@ -310,7 +310,7 @@ h_site_route_reviews_get(struct req *r, struct resp *w)
 	    PRIu64 " AND r.route_id = X'%s' ORDER BY r.published_at DESC, r.id DESC LIMIT %" PRIu64
 	    " OFFSET %" PRIu64, r->cfg->chain_id, rid + 2, limit, offset) < 0)
 		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
-	if (db_query(r->db, q, &res) != DB_OK)
+	if (db_query_text(r->db, q, &res) != DB_OK)
 		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
 	o = json_object_new_object();
 	if (pool_defer(&r->pool, json_release, o) < 0) {

@@ -107,7 +107,7 @@ route_known(struct db *db, const struct config *cfg, const char *rid, bool *know
 	    PRIu64 " AND route_id = X'%s' AND note_expires_at > UNIX_TIMESTAMP())", cfg->chain_id, rid,
 	    cfg->chain_id, rid) < 0)
 		return DB_ERROR;
-	rc = db_query_u64(db, q, &n, &found);
+	rc = db_query_u64_text(db, q, &n, &found);
 	*known = rc == DB_OK && n == 1;
 	return rc;
 }
@@ -196,13 +196,13 @@ recognitions_answer(struct req *r, struct resp *w, const char *where, uint64_t l
 	if (sql_format(q, sizeof(q), "SELECT COUNT(*) FROM routed_boons WHERE chain_id = %" PRIu64
 	    " AND contract = X'%s' AND %s", cfg->chain_id, ch + 2, where) < 0)
 		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
-	if ((rc = db_query_u64(r->db, q, &total, &found)) != DB_OK)
+	if ((rc = db_query_u64_text(r->db, q, &total, &found)) != DB_OK)
 		return db_fail(w, rc);
 	if (sql_format(q, sizeof(q), "SELECT " RECORD_COLUMNS " FROM routed_boons WHERE chain_id = %" PRIu64
 	    " AND contract = X'%s' AND %s ORDER BY block_number DESC, log_index DESC LIMIT %" PRIu64
 	    " OFFSET %" PRIu64, cfg->chain_id, ch + 2, where, limit, offset) < 0)
 		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
-	if ((rc = db_query(r->db, q, &res)) != DB_OK)
+	if ((rc = db_query_text(r->db, q, &res)) != DB_OK)
 		return db_fail(w, rc);
 	o = json_object_new_object();
 	list = json_object_new_array();
@@ -276,7 +276,7 @@ route_recognition_new(struct db *db, const struct config *cfg, const char *rid, 
 	    " AND route_id = X'%s'", cfg->chain_id, rid) < 0)
 		rc = DB_ERROR;
 	else
-		rc = db_query(db, q, &res);
+		rc = db_query_text(db, q, &res);
 	if (rc != DB_OK) {
 		json_object_put(o);
 		return rc;
@@ -385,7 +385,7 @@ h_route_reviews_get(struct req *r, struct resp *w)
 	    PRIu64 " AND r.route_id = X'%s' ORDER BY r.published_at DESC, r.id DESC LIMIT %" PRIu64
 	    " OFFSET %" PRIu64, cfg->chain_id, rh + 2, limit, offset) < 0)
 		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
-	if ((rc = db_query(r->db, q, &res)) != DB_OK) {
+	if ((rc = db_query_text(r->db, q, &res)) != DB_OK) {
 		json_object_put(sum);
 		return db_fail(w, rc);
 	}
@@ -424,13 +424,13 @@ h_reviewer_reviews_get(struct req *r, struct resp *w)
 	if (sql_format(q, sizeof(q), "SELECT COUNT(*) FROM reviews WHERE chain_id = %" PRIu64
 	    " AND reviewer = X'%s'", cfg->chain_id, wl + 2) < 0)
 		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
-	if ((rc = db_query_u64(r->db, q, &total, &found)) != DB_OK)
+	if ((rc = db_query_u64_text(r->db, q, &total, &found)) != DB_OK)
 		return db_fail(w, rc);
 	if (sql_format(q, sizeof(q), "SELECT " REVIEW_COLUMNS " FROM " REVIEW_FROM " WHERE r.chain_id = %"
 	    PRIu64 " AND r.reviewer = X'%s' ORDER BY r.published_at DESC, r.id DESC LIMIT %" PRIu64
 	    " OFFSET %" PRIu64, cfg->chain_id, wl + 2, limit, offset) < 0)
 		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
-	if ((rc = db_query(r->db, q, &res)) != DB_OK)
+	if ((rc = db_query_text(r->db, q, &res)) != DB_OK)
 		return db_fail(w, rc);
 	items = json_object_new_array();
 	while (res && (row = mysql_fetch_row(res)) != NULL) {

@@ -137,7 +137,7 @@ history_load(struct req *r, const struct recipient *rc, struct score_input *in, 
 			return DB_ERROR;
 		*source = "route_recognitions";
 	}
-	if ((e = db_query(r->db, q, &res)) != DB_OK)
+	if ((e = db_query_text(r->db, q, &res)) != DB_OK)
 		return e;
 	in->has_history = true;
 	if (res && (row = mysql_fetch_row(res)) != NULL) {

@@ -65,14 +65,14 @@ h_site_discover_get(struct req *r, struct resp *w)
 	}
 	buf_init(&sql, 64 * 1024);
 	buf_printf(&sql, "SELECT COUNT(*) FROM catalog_resources%s", where);
-	rc = db_query_u64(r->db, buf_str(&sql), &total, &found);
+	rc = db_query_u64_text(r->db, buf_str(&sql), &total, &found);
 	buf_reset(&sql);
 	buf_printf(&sql, "SELECT resource_url, method, description, service_name, network, asset, pay_to, "
 	    "amount_atomic, price_usdc, DATE_FORMAT(synced_at, '%%Y-%%m-%%dT%%H:%%i:%%sZ'), "
 	    "LOWER(HEX(route_id)), last_updated FROM catalog_resources%s ORDER BY service_name, "
 	    "resource_url, method LIMIT %" PRIu64 " OFFSET %" PRIu64, where, limit, offset);
 	if (rc == DB_OK)
-		rc = db_query(r->db, buf_str(&sql), &res);
+		rc = db_query_text(r->db, buf_str(&sql), &res);
 	buf_release(&sql);
 	if (rc != DB_OK)
 		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);

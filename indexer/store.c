@@ -3,9 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "buf.h"
 #include "hex.h"
-#include "sqlfmt.h"
+#include "sql.h"
 #include "store.h"
 #include "banned.h"
 
@@ -23,33 +22,51 @@ hexraw(const uint8_t *b, size_t n, char *out)
 	return out;
 }
 
-static enum db_rc
-exec_buf(struct store *s, struct buf *b)
+/* The contract's 20 bytes. */
+static void
+contract(const struct store *s, uint8_t out[20])
 {
-	if (b->full)
-		return DB_ERROR;
-	return db_exec(s->db, buf_str(b), false);
+	if (hex_decode_fixed(s->contract_hex, strlen(s->contract_hex), out, 20, false) < 0)
+		memset(out, 0, 20);
+}
+
+/* A statement over a big buffer of its own (released by sql_free). */
+static int
+sql_big(struct sql *q)
+{
+	char *p = malloc(SQL_MAX);
+
+	sql_on(q, p, p ? SQL_MAX : 0);
+	return p ? 0 : -1;
+}
+
+static void
+sql_free(struct sql *q)
+{
+	free(q->p);
+	q->p = NULL;
 }
 
 enum db_rc
 store_checkpoint(struct store *s, struct checkpoint *cp)
 {
-	char q[512];
+	char b[512];
+	struct sql q = SQL_ON(b);
+	uint8_t ct[20];
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
 	unsigned long *len;
 	enum db_rc rc;
 
-	if (sql_format(q, sizeof(q), "INSERT IGNORE INTO indexer_checkpoints (chain_id, contract, block_number) "
-	    "VALUES (%" PRIu64 ", X'%s', %" PRId64 ")", s->chain_id, s->contract_hex,
-	    (int64_t)s->start_block - 1) < 0)
-		return DB_ERROR;
-	if ((rc = db_exec(s->db, q, false)) != DB_OK)
+	contract(s, ct);
+	sql_add(&q, "INSERT IGNORE INTO indexer_checkpoints (chain_id, contract, block_number) "
+	    "VALUES (?, ?, ?)", SQL_U64(s->chain_id), SQL_BYTES(ct, 20), SQL_I64((int64_t)s->start_block - 1));
+	if ((rc = db_exec(s->db, &q)) != DB_OK)
 		return rc;
-	if (sql_format(q, sizeof(q), "SELECT block_number, block_hash FROM indexer_checkpoints "
-	    "WHERE chain_id = %" PRIu64 " AND contract = X'%s'", s->chain_id, s->contract_hex) < 0)
-		return DB_ERROR;
-	if ((rc = db_query(s->db, q, &res)) != DB_OK)
+	sql_reset(&q);
+	sql_add(&q, "SELECT block_number, block_hash FROM indexer_checkpoints "
+	    "WHERE chain_id = ? AND contract = ?", SQL_U64(s->chain_id), SQL_BYTES(ct, 20));
+	if ((rc = db_query(s->db, &q, &res)) != DB_OK)
 		return rc;
 	rc = DB_ERROR;
 	if (res && (row = mysql_fetch_row(res)) != NULL && (len = mysql_fetch_lengths(res)) != NULL) {
@@ -70,71 +87,85 @@ store_checkpoint(struct store *s, struct checkpoint *cp)
 enum db_rc
 store_note_head(struct store *s, uint64_t head)
 {
-	char q[512];
+	char b[512];
+	struct sql q = SQL_ON(b);
+	uint8_t ct[20];
 
-	if (sql_format(q, sizeof(q), "UPDATE indexer_checkpoints SET head_block = %" PRIu64 ", "
+	contract(s, ct);
+	sql_add(&q, "UPDATE indexer_checkpoints SET head_block = ?, "
 	    "head_seen_at = UTC_TIMESTAMP(), last_error = NULL, last_error_at = NULL "
-	    "WHERE chain_id = %" PRIu64 " AND contract = X'%s'", head, s->chain_id, s->contract_hex) < 0)
-		return DB_ERROR;
-	return db_exec(s->db, q, false);
+	    "WHERE chain_id = ? AND contract = ?", SQL_U64(head), SQL_U64(s->chain_id), SQL_BYTES(ct, 20));
+	return db_exec(s->db, &q);
 }
 
 enum db_rc
 store_note_error(struct store *s, const char *msg)
 {
-	char esc[2 * 300 + 1], q[1024];
+	char b[1024];
+	struct sql q = SQL_ON(b);
+	uint8_t ct[20];
 	size_t n = strlen(msg);
 
 	if (n > 300)
 		n = 300;
-	if (db_escape(s->db, msg, n, esc, sizeof(esc)) < 0)
-		return DB_UNAVAILABLE;
-	if (sql_format(q, sizeof(q), "UPDATE indexer_checkpoints SET last_error = '%s', "
-	    "last_error_at = UTC_TIMESTAMP() WHERE chain_id = %" PRIu64 " AND contract = X'%s'", esc,
-	    s->chain_id, s->contract_hex) < 0)
-		return DB_ERROR;
-	return db_exec(s->db, q, false);
+	contract(s, ct);
+	sql_add(&q, "UPDATE indexer_checkpoints SET last_error = ?, "
+	    "last_error_at = UTC_TIMESTAMP() WHERE chain_id = ? AND contract = ?", SQL_TEXTN(msg, n),
+	    SQL_U64(s->chain_id), SQL_BYTES(ct, 20));
+	return db_exec(s->db, &q);
 }
 
-/* Append ",X'..'" for each distinct 32/20-byte key of a column list. */
+/* Append "?,?,..." with each distinct 32/20-byte key (hex) of a list as bytes. */
 static void
-add_in_list(struct buf *b, const char *const *keys, size_t n)
+add_in_list(struct sql *q, const char *const *keys, size_t n)
 {
-	for (size_t i = 0; i < n; i++)
-		buf_printf(b, "%sX'%s'", i ? "," : "", keys[i]);
+	for (size_t i = 0; i < n; i++) {
+		uint8_t k[32];
+		size_t len = strlen(keys[i]) / 2;
+
+		if (len > sizeof(k) || hex_decode_fixed(keys[i], 2 * len, k, len, false) < 0) {
+			q->bad = true;
+			return;
+		}
+		if (i)
+			sql_add(q, ",?", SQL_BYTES(k, len));
+		else
+			sql_add(q, "?", SQL_BYTES(k, len));
+	}
 }
 
 /* Recompute route stats for routes (hex keys) in one pass. */
 static enum db_rc
 refresh_routes(struct store *s, const char *const *routes, size_t n)
 {
-	struct buf b;
+	struct sql q;
 	enum db_rc rc;
 
 	if (n == 0)
 		return DB_OK;
-	buf_init(&b, SQL_MAX);
-	buf_printf(&b, "DELETE FROM route_recognition_stats WHERE chain_id = %" PRIu64
-	    " AND route_id IN (", s->chain_id);
-	add_in_list(&b, routes, n);
-	buf_adds(&b, ")");
-	if ((rc = exec_buf(s, &b)) != DB_OK)
+	if (sql_big(&q) < 0)
+		return DB_ERROR;
+	sql_add(&q, "DELETE FROM route_recognition_stats WHERE chain_id = ? AND route_id IN (",
+	    SQL_U64(s->chain_id));
+	add_in_list(&q, routes, n);
+	sql_add(&q, ")");
+	if ((rc = db_exec(s->db, &q)) != DB_OK)
 		goto out;
-	buf_reset(&b);
-	buf_printf(&b, "INSERT INTO route_recognition_stats (chain_id, route_id, recognition_count, "
+	sql_reset(&q);
+	sql_add(&q, "INSERT INTO route_recognition_stats (chain_id, route_id, recognition_count, "
 	    "tipper_count, endpoint_usdc, network_usdc, total_usdc, boon_burned, first_block_time, "
 	    "latest_block_time, latest_block_number, latest_tx_hash) "
 	    "SELECT chain_id, route_id, COUNT(*), COUNT(DISTINCT tipper), SUM(endpoint_usdc), "
 	    "SUM(network_usdc), SUM(endpoint_usdc) + SUM(network_usdc), SUM(boon_burned), "
 	    "MIN(block_time), MAX(block_time), MAX(block_number), "
 	    "UNHEX(SUBSTRING(MAX(CONCAT(LPAD(block_number, 20, '0'), LPAD(log_index, 10, '0'), "
-	    "HEX(tx_hash))), 31)) FROM routed_boons WHERE chain_id = %" PRIu64 " AND route_id IN (",
-	    s->chain_id);
-	add_in_list(&b, routes, n);
-	buf_adds(&b, ") GROUP BY chain_id, route_id");
-	rc = exec_buf(s, &b);
+	    "HEX(tx_hash))), 31)) FROM routed_boons WHERE chain_id = ? AND route_id IN (",
+	    SQL_U64(s->chain_id));
+	add_in_list(&q, routes, n);
+	sql_add(&q, ") GROUP BY chain_id, route_id");
+	rc = db_exec(s->db, &q);
 out:
-	buf_release(&b);
+	sql_free(&q);
 	return rc;
 }
 
@@ -142,36 +173,38 @@ out:
 static enum db_rc
 refresh_wallets(struct store *s, const char *const *wallets, size_t n)
 {
-	static const char *const roles[3][3] = {
-		{ "tipper", "tipper", "1" },
-		{ "endpoint", "endpoint_pay_to", "endpoint_usdc > 0" },
-		{ "network", "network_pay_to", "network_usdc > 0" },
-	};
-	struct buf b;
+	struct sql q;
 	enum db_rc rc;
 
 	if (n == 0)
 		return DB_OK;
-	buf_init(&b, SQL_MAX);
-	buf_printf(&b, "DELETE FROM wallet_roles WHERE chain_id = %" PRIu64 " AND wallet IN (",
-	    s->chain_id);
-	add_in_list(&b, wallets, n);
-	buf_adds(&b, ")");
-	if ((rc = exec_buf(s, &b)) != DB_OK)
+	if (sql_big(&q) < 0)
+		return DB_ERROR;
+	sql_add(&q, "DELETE FROM wallet_roles WHERE chain_id = ? AND wallet IN (", SQL_U64(s->chain_id));
+	add_in_list(&q, wallets, n);
+	sql_add(&q, ")");
+	if ((rc = db_exec(s->db, &q)) != DB_OK)
 		goto out;
-	buf_reset(&b);
-	buf_adds(&b, "INSERT INTO wallet_roles (chain_id, wallet, role, recognition_count, "
+	sql_reset(&q);
+	sql_add(&q, "INSERT INTO wallet_roles (chain_id, wallet, role, recognition_count, "
 	    "first_block_time, latest_block_time) ");
-	for (int k = 0; k < 3; k++) {
-		buf_printf(&b, "%sSELECT chain_id, %s, '%s', COUNT(*), MIN(block_time), MAX(block_time) "
-		    "FROM routed_boons WHERE chain_id = %" PRIu64 " AND %s AND %s IN (", k ? " UNION ALL " : "",
-		    roles[k][1], roles[k][0], s->chain_id, roles[k][2], roles[k][1]);
-		add_in_list(&b, wallets, n);
-		buf_printf(&b, ") GROUP BY chain_id, %s", roles[k][1]);
-	}
-	rc = exec_buf(s, &b);
+	sql_add(&q, "SELECT chain_id, tipper, 'tipper', COUNT(*), MIN(block_time), MAX(block_time) "
+	    "FROM routed_boons WHERE chain_id = ? AND tipper IN (", SQL_U64(s->chain_id));
+	add_in_list(&q, wallets, n);
+	sql_add(&q, ") GROUP BY chain_id, tipper");
+	sql_add(&q, " UNION ALL SELECT chain_id, endpoint_pay_to, 'endpoint', COUNT(*), MIN(block_time), "
+	    "MAX(block_time) FROM routed_boons WHERE chain_id = ? AND endpoint_usdc > 0 AND "
+	    "endpoint_pay_to IN (", SQL_U64(s->chain_id));
+	add_in_list(&q, wallets, n);
+	sql_add(&q, ") GROUP BY chain_id, endpoint_pay_to");
+	sql_add(&q, " UNION ALL SELECT chain_id, network_pay_to, 'network', COUNT(*), MIN(block_time), "
+	    "MAX(block_time) FROM routed_boons WHERE chain_id = ? AND network_usdc > 0 AND "
+	    "network_pay_to IN (", SQL_U64(s->chain_id));
+	add_in_list(&q, wallets, n);
+	sql_add(&q, ") GROUP BY chain_id, network_pay_to");
+	rc = db_exec(s->db, &q);
 out:
-	buf_release(&b);
+	sql_free(&q);
 	return rc;
 }
 
@@ -233,106 +266,127 @@ dec65(const struct u256 *v, char out[U256_DEC_MAX + 1])
 	return strlen(out) > 65 ? -1 : 0;
 }
 
+struct range {
+	struct store *s;
+	const struct routedboon *rows;
+	size_t n;
+	const struct block_ref *blocks;
+	size_t nb;
+	uint64_t to;
+	const uint8_t *to_hash;
+	size_t *stored;
+	char (*routes)[65];
+	char (*wallets)[65];
+	struct sql q;
+};
+
+/* The body of store_range's transaction (db_txn may run it again). */
+static enum db_rc
+range_body(struct db *db, void *arg)
+{
+	struct range *g = arg;
+	struct store *s = g->s;
+	struct sql *q = &g->q;
+	size_t nw = 0;
+	uint8_t ct[20];
+	enum db_rc rc;
+
+	(void)db;
+	*g->stored = 0;
+	contract(s, ct);
+	for (size_t i = 0; i < g->n; i += ROWS_PER_INSERT) {
+		size_t end = i + ROWS_PER_INSERT < g->n ? i + ROWS_PER_INSERT : g->n;
+
+		sql_reset(q);
+		sql_add(q, "INSERT IGNORE INTO routed_boons (chain_id, tx_hash, log_index, contract, "
+		    "block_number, block_hash, block_time, route_id, tipper, context_ref, endpoint_pay_to, "
+		    "endpoint_usdc, network_pay_to, network_usdc, boon_burned) VALUES ");
+		for (size_t k = i; k < end; k++) {
+			const struct routedboon *r = &g->rows[k];
+			char eu[U256_DEC_MAX + 1], nu[U256_DEC_MAX + 1], bu[U256_DEC_MAX + 1];
+
+			if (dec65(&r->endpoint_usdc, eu) < 0 || dec65(&r->network_usdc, nu) < 0 ||
+			    dec65(&r->boon_burned, bu) < 0) {
+				snprintf(s->db->err, sizeof(s->db->err),
+				    "an amount has more than 65 digits (block %" PRIu64 ")", r->block_number);
+				return DB_ERROR;
+			}
+			if (k > i)
+				sql_add(q, ",");
+			sql_add(q, "(?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)", SQL_U64(s->chain_id),
+			    SQL_BYTES(r->tx_hash, 32), SQL_U64(r->log_index), SQL_BYTES(ct, 20),
+			    SQL_U64(r->block_number), SQL_BYTES(r->block_hash, 32), SQL_U64(r->block_time),
+			    SQL_BYTES(r->route_id, 32), SQL_BYTES(r->tipper.b, 20), SQL_BYTES(r->context_ref, 32),
+			    SQL_BYTES(r->endpoint_pay_to.b, 20), SQL_DEC(eu), SQL_BYTES(r->network_pay_to.b, 20),
+			    SQL_DEC(nu), SQL_DEC(bu));
+			hexraw(r->route_id, 32, g->routes[k]);
+			hexraw(r->tipper.b, 20, g->wallets[nw++]);
+			if (!u256_is_zero(&r->endpoint_usdc))
+				hexraw(r->endpoint_pay_to.b, 20, g->wallets[nw++]);
+			if (!u256_is_zero(&r->network_usdc))
+				hexraw(r->network_pay_to.b, 20, g->wallets[nw++]);
+		}
+		if ((rc = db_exec(s->db, q)) != DB_OK)
+			return rc;
+		*g->stored += (size_t)mysql_affected_rows(s->db->my);
+	}
+	sql_reset(q);
+	sql_add(q, "INSERT INTO indexer_blocks (chain_id, contract, block_number, block_hash) VALUES ");
+	for (size_t k = 0; k < g->nb; k++)
+		sql_add(q, "(?,?,?,?),", SQL_U64(s->chain_id), SQL_BYTES(ct, 20), SQL_U64(g->blocks[k].number),
+		    SQL_BYTES(g->blocks[k].hash, 32));
+	sql_add(q, "(?,?,?,?) ON DUPLICATE KEY UPDATE block_hash = VALUES(block_hash)", SQL_U64(s->chain_id),
+	    SQL_BYTES(ct, 20), SQL_U64(g->to), SQL_BYTES(g->to_hash, 32));
+	if ((rc = db_exec(s->db, q)) != DB_OK)
+		return rc;
+	sql_reset(q);
+	sql_add(q, "UPDATE indexer_checkpoints SET block_number = ?, block_hash = ?, "
+	    "updated_at = UTC_TIMESTAMP() WHERE chain_id = ? AND contract = ?", SQL_U64(g->to),
+	    SQL_BYTES(g->to_hash, 32), SQL_U64(s->chain_id), SQL_BYTES(ct, 20));
+	if ((rc = db_exec(s->db, q)) != DB_OK)
+		return rc;
+	return refresh(s, g->routes, g->n, g->wallets, nw);
+}
+
 enum db_rc
 store_range(struct store *s, const struct routedboon *rows, size_t n,
     const struct block_ref *blocks, size_t nb, uint64_t to, const uint8_t to_hash[32],
     size_t *stored)
 {
-	struct buf b;
-	char (*routes)[65] = calloc(n + 1, sizeof(*routes));
-	char (*wallets)[65] = calloc(3 * n + 1, sizeof(*wallets));
-	size_t nw = 0;
-	char h1[65], h2[65];
-	enum db_rc rc;
+	struct range g = { .s = s, .rows = rows, .n = n, .blocks = blocks, .nb = nb, .to = to,
+	    .to_hash = to_hash, .stored = stored };
+	enum db_rc rc = DB_ERROR;
 
 	*stored = 0;
-	if (routes == NULL || wallets == NULL) {
-		free(routes);
-		free(wallets);
-		return DB_ERROR;
+	g.routes = calloc(n + 1, sizeof(*g.routes));
+	g.wallets = calloc(3 * n + 1, sizeof(*g.wallets));
+	if (g.routes != NULL && g.wallets != NULL && sql_big(&g.q) == 0) {
+		rc = db_txn(s->db, range_body, &g);
+		sql_free(&g.q);
 	}
-	buf_init(&b, SQL_MAX);
-	if ((rc = db_begin(s->db)) != DB_OK)
-		goto out;
-	for (size_t i = 0; i < n; i += ROWS_PER_INSERT) {
-		size_t end = i + ROWS_PER_INSERT < n ? i + ROWS_PER_INSERT : n;
-
-		buf_reset(&b);
-		buf_adds(&b, "INSERT IGNORE INTO routed_boons (chain_id, tx_hash, log_index, contract, "
-		    "block_number, block_hash, block_time, route_id, tipper, context_ref, endpoint_pay_to, "
-		    "endpoint_usdc, network_pay_to, network_usdc, boon_burned) VALUES ");
-		for (size_t k = i; k < end; k++) {
-			const struct routedboon *r = &rows[k];
-			char tx[65], bh[65], rid[65], tip[41], ctx[65], ep[41], nw_[41];
-			char eu[U256_DEC_MAX + 1], nu[U256_DEC_MAX + 1], bu[U256_DEC_MAX + 1];
-
-			if (dec65(&r->endpoint_usdc, eu) < 0 || dec65(&r->network_usdc, nu) < 0 ||
-			    dec65(&r->boon_burned, bu) < 0) {
-				rc = DB_ERROR;
-				snprintf(s->db->err, sizeof(s->db->err),
-				    "an amount has more than 65 digits (block %" PRIu64 ")", r->block_number);
-				goto out;
-			}
-			buf_printf(&b, "%s(%" PRIu64 ",X'%s',%" PRIu64 ",X'%s',%" PRIu64 ",X'%s',%" PRIu64
-			    ",X'%s',X'%s',X'%s',X'%s',%s,X'%s',%s,%s)", k > i ? "," : "", s->chain_id,
-			    hexraw(r->tx_hash, 32, tx), r->log_index, s->contract_hex, r->block_number,
-			    hexraw(r->block_hash, 32, bh), r->block_time, hexraw(r->route_id, 32, rid),
-			    hexraw(r->tipper.b, 20, tip), hexraw(r->context_ref, 32, ctx),
-			    hexraw(r->endpoint_pay_to.b, 20, ep), eu, hexraw(r->network_pay_to.b, 20, nw_),
-			    nu, bu);
-			memcpy(routes[k], rid, sizeof(rid));
-			memcpy(wallets[nw++], tip, sizeof(tip));
-			if (!u256_is_zero(&r->endpoint_usdc))
-				memcpy(wallets[nw++], ep, sizeof(ep));
-			if (!u256_is_zero(&r->network_usdc))
-				memcpy(wallets[nw++], nw_, sizeof(nw_));
-		}
-		if ((rc = exec_buf(s, &b)) != DB_OK)
-			goto out;
-		*stored += (size_t)mysql_affected_rows(s->db->my);
-	}
-	buf_reset(&b);
-	buf_adds(&b, "INSERT INTO indexer_blocks (chain_id, contract, block_number, block_hash) VALUES ");
-	for (size_t k = 0; k < nb; k++)
-		buf_printf(&b, "%s(%" PRIu64 ",X'%s',%" PRIu64 ",X'%s')", k ? "," : "", s->chain_id,
-		    s->contract_hex, blocks[k].number, hexraw(blocks[k].hash, 32, h1));
-	buf_printf(&b, "%s(%" PRIu64 ",X'%s',%" PRIu64 ",X'%s') ON DUPLICATE KEY UPDATE "
-	    "block_hash = VALUES(block_hash)", nb ? "," : "", s->chain_id, s->contract_hex, to,
-	    hexraw(to_hash, 32, h2));
-	if ((rc = exec_buf(s, &b)) != DB_OK)
-		goto out;
-	buf_reset(&b);
-	buf_printf(&b, "UPDATE indexer_checkpoints SET block_number = %" PRIu64 ", block_hash = X'%s', "
-	    "updated_at = UTC_TIMESTAMP() WHERE chain_id = %" PRIu64 " AND contract = X'%s'", to, h2,
-	    s->chain_id, s->contract_hex);
-	if ((rc = exec_buf(s, &b)) != DB_OK)
-		goto out;
-	if ((rc = refresh(s, routes, n, wallets, nw)) != DB_OK)
-		goto out;
-	rc = db_commit(s->db);
-out:
 	if (rc != DB_OK)
-		db_rollback(s->db);
-	buf_release(&b);
-	free(routes);
-	free(wallets);
+		*stored = 0;
+	free(g.routes);
+	free(g.wallets);
 	return rc;
 }
 
 enum db_rc
 store_recent_blocks(struct store *s, int64_t below, struct block_ref *out, size_t max, size_t *n)
 {
-	char q[512];
+	char b[512];
+	struct sql q = SQL_ON(b);
+	uint8_t ct[20];
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
 	enum db_rc rc;
 
 	*n = 0;
-	if (sql_format(q, sizeof(q), "SELECT block_number, block_hash FROM indexer_blocks WHERE chain_id = %"
-	    PRIu64 " AND contract = X'%s' AND block_number <= %" PRId64 " ORDER BY block_number DESC "
-	    "LIMIT %zu", s->chain_id, s->contract_hex, below, max) < 0)
-		return DB_ERROR;
-	if ((rc = db_query(s->db, q, &res)) != DB_OK)
+	contract(s, ct);
+	sql_add(&q, "SELECT block_number, block_hash FROM indexer_blocks WHERE chain_id = ? AND contract = ? "
+	    "AND block_number <= ? ORDER BY block_number DESC LIMIT ?", SQL_U64(s->chain_id),
+	    SQL_BYTES(ct, 20), SQL_I64(below), SQL_U64(max));
+	if ((rc = db_query(s->db, &q, &res)) != DB_OK)
 		return rc;
 	while (res && (row = mysql_fetch_row(res)) != NULL && *n < max) {
 		unsigned long *len = mysql_fetch_lengths(res);
@@ -350,11 +404,15 @@ store_recent_blocks(struct store *s, int64_t below, struct block_ref *out, size_
 	return DB_OK;
 }
 
+enum key_col { COL_ROUTE, COL_TIPPER, COL_ENDPOINT_PAY_TO, COL_NETWORK_PAY_TO };
+
 /* Hex keys of one column for the rows above fork. */
 static enum db_rc
-collect(struct store *s, const char *col, int64_t fork, char (**keys)[65], size_t *n)
+collect(struct store *s, enum key_col col, int64_t fork, char (**keys)[65], size_t *n)
 {
-	char q[512];
+	char b[512];
+	struct sql q = SQL_ON(b);
+	uint8_t ct[20];
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
 	enum db_rc rc;
@@ -362,11 +420,24 @@ collect(struct store *s, const char *col, int64_t fork, char (**keys)[65], size_
 	char (*grown)[65];
 
 	*n = 0;
-	if (sql_format(q, sizeof(q), "SELECT DISTINCT LOWER(HEX(%s)) FROM routed_boons WHERE chain_id = %"
-	    PRIu64 " AND contract = X'%s' AND block_number > %" PRId64, col, s->chain_id,
-	    s->contract_hex, fork) < 0)
-		return DB_ERROR;
-	if ((rc = db_query(s->db, q, &res)) != DB_OK)
+	contract(s, ct);
+	switch (col) {
+	case COL_ROUTE:
+		sql_add(&q, "SELECT DISTINCT LOWER(HEX(route_id))");
+		break;
+	case COL_TIPPER:
+		sql_add(&q, "SELECT DISTINCT LOWER(HEX(tipper))");
+		break;
+	case COL_ENDPOINT_PAY_TO:
+		sql_add(&q, "SELECT DISTINCT LOWER(HEX(endpoint_pay_to))");
+		break;
+	case COL_NETWORK_PAY_TO:
+		sql_add(&q, "SELECT DISTINCT LOWER(HEX(network_pay_to))");
+		break;
+	}
+	sql_add(&q, " FROM routed_boons WHERE chain_id = ? AND contract = ? AND block_number > ?",
+	    SQL_U64(s->chain_id), SQL_BYTES(ct, 20), SQL_I64(fork));
+	if ((rc = db_query(s->db, &q, &res)) != DB_OK)
 		return rc;
 	cap = res ? (size_t)mysql_num_rows(res) : 0;
 	/* On failure *keys stays as it was, for the caller to free. */
@@ -384,65 +455,76 @@ collect(struct store *s, const char *col, int64_t fork, char (**keys)[65], size_
 	return DB_OK;
 }
 
+struct unwind {
+	struct store *s;
+	int64_t fork;
+	size_t *removed;
+	char (*routes)[65], (*wallets)[65], (*more)[65];
+};
+
+/* The body of store_rollback's transaction (db_txn may run it again). */
+static enum db_rc
+unwind_body(struct db *db, void *arg)
+{
+	struct unwind *u = arg;
+	struct store *s = u->s;
+	size_t nr = 0, nw = 0, nm = 0;
+	char (*grown)[65];
+	char b[768];
+	struct sql q = SQL_ON(b);
+	uint8_t ct[20];
+	enum db_rc rc;
+
+	(void)db;
+	*u->removed = 0;
+	contract(s, ct);
+	if ((rc = collect(s, COL_ROUTE, u->fork, &u->routes, &nr)) != DB_OK ||
+	    (rc = collect(s, COL_TIPPER, u->fork, &u->wallets, &nw)) != DB_OK)
+		return rc;
+	for (int k = 0; k < 2; k++) {
+		if ((rc = collect(s, k ? COL_NETWORK_PAY_TO : COL_ENDPOINT_PAY_TO, u->fork, &u->more, &nm)) !=
+		    DB_OK)
+			return rc;
+		grown = realloc(u->wallets, (nw + nm + 1) * sizeof(*u->wallets));
+		if (grown == NULL)
+			return DB_ERROR;
+		u->wallets = grown;
+		memcpy(u->wallets + nw, u->more, nm * sizeof(*u->more));
+		nw += nm;
+	}
+	sql_add(&q, "DELETE FROM routed_boons WHERE chain_id = ? AND contract = ? AND block_number > ?",
+	    SQL_U64(s->chain_id), SQL_BYTES(ct, 20), SQL_I64(u->fork));
+	if ((rc = db_exec(s->db, &q)) != DB_OK)
+		return rc;
+	*u->removed = (size_t)mysql_affected_rows(s->db->my);
+	sql_reset(&q);
+	sql_add(&q, "DELETE FROM indexer_blocks WHERE chain_id = ? AND contract = ? AND block_number > ?",
+	    SQL_U64(s->chain_id), SQL_BYTES(ct, 20), SQL_I64(u->fork));
+	if ((rc = db_exec(s->db, &q)) != DB_OK)
+		return rc;
+	sql_reset(&q);
+	sql_add(&q, "UPDATE indexer_checkpoints c SET c.block_number = ?, "
+	    "c.block_hash = (SELECT b.block_hash FROM indexer_blocks b WHERE b.chain_id = c.chain_id "
+	    "AND b.contract = c.contract AND b.block_number = ?), c.updated_at = UTC_TIMESTAMP() "
+	    "WHERE c.chain_id = ? AND c.contract = ?", SQL_I64(u->fork), SQL_I64(u->fork),
+	    SQL_U64(s->chain_id), SQL_BYTES(ct, 20));
+	if ((rc = db_exec(s->db, &q)) != DB_OK)
+		return rc;
+	return refresh(s, u->routes, nr, u->wallets, nw);
+}
+
 enum db_rc
 store_rollback(struct store *s, int64_t fork, size_t *removed)
 {
-	char (*routes)[65] = NULL, (*wallets)[65] = NULL, (*more)[65] = NULL, (*grown)[65];
-	size_t nr = 0, nw = 0, nm = 0;
-	char q[768];
+	struct unwind u = { .s = s, .fork = fork, .removed = removed };
 	enum db_rc rc;
 
 	*removed = 0;
-	if ((rc = db_begin(s->db)) != DB_OK)
-		return rc;
-	if ((rc = collect(s, "route_id", fork, &routes, &nr)) != DB_OK ||
-	    (rc = collect(s, "tipper", fork, &wallets, &nw)) != DB_OK)
-		goto out;
-	for (int k = 0; k < 2; k++) {
-		if ((rc = collect(s, k ? "network_pay_to" : "endpoint_pay_to", fork, &more, &nm)) != DB_OK)
-			goto out;
-		grown = realloc(wallets, (nw + nm + 1) * sizeof(*wallets));
-		if (grown == NULL) {
-			rc = DB_ERROR;
-			goto out;
-		}
-		wallets = grown;
-		memcpy(wallets + nw, more, nm * sizeof(*more));
-		nw += nm;
-	}
-	if (sql_format(q, sizeof(q), "DELETE FROM routed_boons WHERE chain_id = %" PRIu64 " AND contract = "
-	    "X'%s' AND block_number > %" PRId64, s->chain_id, s->contract_hex, fork) < 0) {
-		rc = DB_ERROR;
-		goto out;
-	}
-	if ((rc = db_exec(s->db, q, false)) != DB_OK)
-		goto out;
-	*removed = (size_t)mysql_affected_rows(s->db->my);
-	if (sql_format(q, sizeof(q), "DELETE FROM indexer_blocks WHERE chain_id = %" PRIu64 " AND contract = "
-	    "X'%s' AND block_number > %" PRId64, s->chain_id, s->contract_hex, fork) < 0) {
-		rc = DB_ERROR;
-		goto out;
-	}
-	if ((rc = db_exec(s->db, q, false)) != DB_OK)
-		goto out;
-	if (sql_format(q, sizeof(q), "UPDATE indexer_checkpoints c SET c.block_number = %" PRId64 ", "
-	    "c.block_hash = (SELECT b.block_hash FROM indexer_blocks b WHERE b.chain_id = c.chain_id "
-	    "AND b.contract = c.contract AND b.block_number = %" PRId64 "), c.updated_at = UTC_TIMESTAMP() "
-	    "WHERE c.chain_id = %" PRIu64 " AND c.contract = X'%s'", fork, fork, s->chain_id,
-	    s->contract_hex) < 0) {
-		rc = DB_ERROR;
-		goto out;
-	}
-	if ((rc = db_exec(s->db, q, false)) != DB_OK)
-		goto out;
-	if ((rc = refresh(s, routes, nr, wallets, nw)) != DB_OK)
-		goto out;
-	rc = db_commit(s->db);
-out:
+	rc = db_txn(s->db, unwind_body, &u);
 	if (rc != DB_OK)
-		db_rollback(s->db);
-	free(routes);
-	free(wallets);
-	free(more);
+		*removed = 0;
+	free(u.routes);
+	free(u.wallets);
+	free(u.more);
 	return rc;
 }

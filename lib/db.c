@@ -1,6 +1,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include <errmsg.h>
 #include <mysqld_error.h>
@@ -16,6 +18,13 @@ db_init(struct db *d, const struct config *cfg)
 }
 
 void
+db_init_script(struct db *d, const struct config *cfg)
+{
+	db_init(d, cfg);
+	d->script = true;
+}
+
+void
 db_close(struct db *d)
 {
 	if (d->my) {
@@ -23,6 +32,7 @@ db_close(struct db *d)
 		d->my = NULL;
 	}
 	d->in_txn = false;
+	d->aborted = false;
 }
 
 static void
@@ -51,12 +61,13 @@ db_connect(struct db *d)
 	mysql_options(d->my, MYSQL_SET_CHARSET_NAME, "utf8mb4");
 	if (mysql_real_connect(d->my, sock ? NULL : c->db_host, c->db_user, c->db_password,
 	    c->db_name, sock ? 0 : (unsigned int)c->db_port, sock,
-	    CLIENT_MULTI_STATEMENTS | CLIENT_FOUND_ROWS) == NULL) {
+	    (d->script ? CLIENT_MULTI_STATEMENTS : 0) | CLIENT_FOUND_ROWS) == NULL) {
 		keep_error(d);
 		mysql_close(d->my);
 		d->my = NULL;
 		return DB_UNAVAILABLE;
 	}
+	/* sql.h escapes for exactly this: utf8mb4, and backslash escapes on. */
 	if (mysql_query(d->my, "SET time_zone = '+00:00', sql_mode = 'STRICT_ALL_TABLES,"
 	    "NO_ZERO_DATE,NO_ZERO_IN_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION'") != 0) {
 		keep_error(d);
@@ -105,6 +116,16 @@ classify(struct db *d, unsigned int e)
 	}
 	if (e == ER_DUP_ENTRY || e == ER_DUP_UNIQUE)
 		return DB_DUPLICATE;
+	/*
+	 * The server rolled the transaction back (a deadlock, which is also
+	 * how Galera reports a certification failure) or gave up waiting for
+	 * a lock: db_txn runs it again. Until then the connection runs
+	 * nothing more, so a body cannot go on in autocommit.
+	 */
+	if (d->in_txn && (e == ER_LOCK_DEADLOCK || e == ER_LOCK_WAIT_TIMEOUT)) {
+		d->aborted = true;
+		return DB_RETRY;
+	}
 	return DB_ERROR;
 }
 
@@ -138,6 +159,8 @@ run(struct db *d, const char *sql, bool multi, MYSQL_RES **res)
 
 	if (res)
 		*res = NULL;
+	if (d->aborted)
+		return DB_RETRY;
 	rc = attempt(d, sql, multi, res);
 	/* A connection that died while idle: retry once, outside transactions. */
 	if (rc == DB_UNAVAILABLE && was_connected && !d->in_txn)
@@ -147,24 +170,50 @@ run(struct db *d, const char *sql, bool multi, MYSQL_RES **res)
 	return rc;
 }
 
-enum db_rc
-db_exec(struct db *d, const char *sql, bool multi)
+/* A statement the builder refused never runs. */
+static enum db_rc
+checked(struct db *d, const struct sql *q)
 {
-	return run(d, sql, multi, NULL);
+	if (q == NULL || q->bad || q->len == 0 || q->p == NULL) {
+		snprintf(d->err, sizeof(d->err), "refused a bad statement (cut short, a count "
+		    "mismatch or an invalid value): %.120s", q ? sql_str(q) : "");
+		fprintf(stderr, "waymark: db: %s\n", d->err);
+		return DB_ERROR;
+	}
+	return DB_OK;
 }
 
 enum db_rc
-db_query(struct db *d, const char *sql, MYSQL_RES **res)
+db_exec(struct db *d, const struct sql *q)
 {
-	return run(d, sql, false, res);
+	if (checked(d, q) != DB_OK)
+		return DB_ERROR;
+	return run(d, q->p, false, NULL);
 }
 
 enum db_rc
-db_query_u64(struct db *d, const char *sql, uint64_t *out, bool *found)
+db_query(struct db *d, const struct sql *q, MYSQL_RES **res)
 {
-	MYSQL_RES *res;
+	*res = NULL;
+	if (checked(d, q) != DB_OK)
+		return DB_ERROR;
+	return run(d, q->p, false, res);
+}
+
+enum db_rc
+db_exec_script(struct db *d, const char *text)
+{
+	if (!d->script) {
+		snprintf(d->err, sizeof(d->err), "a script on a connection not opened for scripts");
+		return DB_ERROR;
+	}
+	return run(d, text, true, NULL);
+}
+
+static enum db_rc
+first_u64(enum db_rc rc, MYSQL_RES *res, uint64_t *out, bool *found)
+{
 	MYSQL_ROW row;
-	enum db_rc rc = db_query(d, sql, &res);
 
 	*out = 0;
 	*found = false;
@@ -180,12 +229,10 @@ db_query_u64(struct db *d, const char *sql, uint64_t *out, bool *found)
 	return DB_OK;
 }
 
-enum db_rc
-db_query_pair(struct db *d, const char *sql, char *a, char *b, size_t cap)
+static enum db_rc
+first_pair(enum db_rc rc, MYSQL_RES *res, char *a, char *b, size_t cap)
 {
-	MYSQL_RES *res;
 	MYSQL_ROW row;
-	enum db_rc rc = db_query(d, sql, &res);
 
 	a[0] = b[0] = '\0';
 	if (rc != DB_OK)
@@ -197,6 +244,55 @@ db_query_pair(struct db *d, const char *sql, char *a, char *b, size_t cap)
 	if (res)
 		mysql_free_result(res);
 	return DB_OK;
+}
+
+enum db_rc
+db_query_u64(struct db *d, const struct sql *q, uint64_t *out, bool *found)
+{
+	MYSQL_RES *res;
+	enum db_rc rc = db_query(d, q, &res);
+
+	return first_u64(rc, res, out, found);
+}
+
+enum db_rc
+db_query_pair(struct db *d, const struct sql *q, char *a, char *b, size_t cap)
+{
+	MYSQL_RES *res;
+	enum db_rc rc = db_query(d, q, &res);
+
+	return first_pair(rc, res, a, b, cap);
+}
+
+/* Transitional raw-text calls (db.h). */
+enum db_rc
+db_exec_text(struct db *d, const char *sql, bool multi)
+{
+	return run(d, sql, multi, NULL);
+}
+
+enum db_rc
+db_query_text(struct db *d, const char *sql, MYSQL_RES **res)
+{
+	return run(d, sql, false, res);
+}
+
+enum db_rc
+db_query_u64_text(struct db *d, const char *sql, uint64_t *out, bool *found)
+{
+	MYSQL_RES *res;
+	enum db_rc rc = db_query_text(d, sql, &res);
+
+	return first_u64(rc, res, out, found);
+}
+
+enum db_rc
+db_query_pair_text(struct db *d, const char *sql, char *a, char *b, size_t cap)
+{
+	MYSQL_RES *res;
+	enum db_rc rc = db_query_text(d, sql, &res);
+
+	return first_pair(rc, res, a, b, cap);
 }
 
 int
@@ -223,7 +319,11 @@ db_commit(struct db *d)
 {
 	enum db_rc rc = run(d, "COMMIT", false, NULL);
 
+	/* A COMMIT refused with DB_RETRY (Galera certification) left nothing open. */
+	if (rc == DB_RETRY)
+		db_rollback(d);
 	d->in_txn = false;
+	d->aborted = false;
 	return rc;
 }
 
@@ -233,4 +333,57 @@ db_rollback(struct db *d)
 	if (d->my && d->in_txn)
 		mysql_query(d->my, "ROLLBACK");
 	d->in_txn = false;
+	d->aborted = false;
+}
+
+static unsigned long txn_retries;
+
+unsigned long
+db_txn_retries(void)
+{
+	return __atomic_load_n(&txn_retries, __ATOMIC_RELAXED);
+}
+
+/* Sleep about 2^try ms plus up to as much again at random, before trying again. */
+static void
+backoff(unsigned int try)
+{
+	struct timespec now, ts;
+	unsigned long base = 1000000UL << try, jitter;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	jitter = ((unsigned long)now.tv_nsec * 2654435761UL ^ (unsigned long)getpid()) % base;
+	ts.tv_sec = 0;
+	ts.tv_nsec = (long)(base + jitter);
+	nanosleep(&ts, NULL);
+}
+
+enum db_rc
+db_txn(struct db *d, enum db_rc (*body)(struct db *d, void *arg), void *arg)
+{
+	enum db_rc rc = DB_RETRY;
+
+	if (d->in_txn) {
+		snprintf(d->err, sizeof(d->err), "db_txn inside a transaction");
+		return DB_ERROR;
+	}
+	for (unsigned int try = 0; try < DB_TXN_TRIES; try++) {
+		if (try > 0) {
+			__atomic_add_fetch(&txn_retries, 1, __ATOMIC_RELAXED);
+			backoff(try);
+		}
+		if ((rc = db_begin(d)) != DB_OK)
+			return rc;
+		rc = body(d, arg);
+		if (rc == DB_OK && d->aborted)
+			rc = DB_RETRY;   /* a body that swallowed the abort */
+		if (rc == DB_OK)
+			rc = db_commit(d);
+		else
+			db_rollback(d);
+		if (rc != DB_RETRY)
+			return rc;
+		db_rollback(d);
+	}
+	return rc;
 }

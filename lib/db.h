@@ -20,23 +20,37 @@
 #include <mysql.h>
 
 #include "config.h"
+#include "sql.h"
 
 enum db_rc {
 	DB_OK = 0,
 	DB_UNAVAILABLE,   /* cannot connect, or the connection was lost */
 	DB_ERROR,         /* the server refused the statement */
 	DB_DUPLICATE,     /* a unique key refused the row */
+	DB_RETRY,         /* the server aborted the transaction: db_txn runs it again */
 };
 
 struct db {
 	MYSQL *my;
 	const struct config *cfg;
 	bool in_txn;
+	bool aborted;     /* the server aborted the open transaction: DB_RETRY until rollback */
+	bool script;      /* db_init_script: CLIENT_MULTI_STATEMENTS */
 	char err[256];    /* last error text, for logs only (never to clients) */
 };
 
 /* Remember the configuration; connects on first use. */
 void db_init(struct db *d, const struct config *cfg);
+
+/*
+ * The same for the migrator only (lib/migrate.c): its connection allows
+ * several statements in one call, for db_exec_script. No other connection
+ * does, so a statement can never carry a second one.
+ */
+void db_init_script(struct db *d, const struct config *cfg);
+
+/* Run a whole migration file (several statements); only on a db_init_script connection. */
+enum db_rc db_exec_script(struct db *d, const char *text);
 
 /* Close the connection. */
 void db_close(struct db *d);
@@ -44,27 +58,57 @@ void db_close(struct db *d);
 /* Connect when not connected. */
 enum db_rc db_connect(struct db *d);
 
-/* Run one statement (or several when multi is true) and discard results. */
-enum db_rc db_exec(struct db *d, const char *sql, bool multi);
+/*
+ * Statements come only from the builder in sql.h; a bad statement (cut
+ * short, a count mismatch, an invalid value) never runs: DB_ERROR, with
+ * the reason in err.
+ */
+
+/* Run one statement and discard its result. */
+enum db_rc db_exec(struct db *d, const struct sql *q);
 
 /*
  * Run a query and hand back its result set (caller frees with
  * mysql_free_result), which may be NULL for statements without rows.
  */
-enum db_rc db_query(struct db *d, const char *sql, MYSQL_RES **res);
+enum db_rc db_query(struct db *d, const struct sql *q, MYSQL_RES **res);
 
 /* First column of the first row as an unsigned integer (0 when NULL). */
-enum db_rc db_query_u64(struct db *d, const char *sql, uint64_t *out, bool *found);
+enum db_rc db_query_u64(struct db *d, const struct sql *q, uint64_t *out, bool *found);
 
 /*
  * The first two columns of the first row as text into a[cap] and b[cap]
  * (truncated; "" for NULL, and both "" when there is no row).
  */
-enum db_rc db_query_pair(struct db *d, const char *sql, char *a, char *b, size_t cap);
+enum db_rc db_query_pair(struct db *d, const struct sql *q, char *a, char *b, size_t cap);
 
-/* Escape s[0..len) for use inside single quotes, into out[cap]; 0 or -1. */
+/*
+ * Transactions: db_txn runs body(d, arg) between START TRANSACTION and
+ * COMMIT. When the server aborts the transaction (a deadlock, a lock wait
+ * timeout, or a Galera certification failure, which MariaDB reports as a
+ * deadlock, also at COMMIT), db_* return DB_RETRY inside the body; the
+ * body passes it up, and db_txn rolls back and runs the body again, up to
+ * DB_TXN_TRIES times with a short jittered backoff. So a body must be safe
+ * to run again: no effect outside the database, or an idempotent one.
+ * Any other rc than DB_OK from the body rolls back and is returned (a
+ * body that wants to roll back on purpose returns its own non-DB_OK rc);
+ * DB_RETRY is returned when every try was aborted.
+ */
+#define DB_TXN_TRIES 5
+enum db_rc db_txn(struct db *d, enum db_rc (*body)(struct db *d, void *arg), void *arg);
+
+/* How many times db_txn ran a body again, since the process started (tests, logs). */
+unsigned long db_txn_retries(void);
+
+/*
+ * Transitional, while callers move to the builder (to be removed): the
+ * same calls on raw text.
+ */
+enum db_rc db_exec_text(struct db *d, const char *sql, bool multi);
+enum db_rc db_query_text(struct db *d, const char *sql, MYSQL_RES **res);
+enum db_rc db_query_u64_text(struct db *d, const char *sql, uint64_t *out, bool *found);
+enum db_rc db_query_pair_text(struct db *d, const char *sql, char *a, char *b, size_t cap);
 int db_escape(struct db *d, const char *s, size_t len, char *out, size_t cap);
-
 enum db_rc db_begin(struct db *d);
 enum db_rc db_commit(struct db *d);
 void db_rollback(struct db *d);

@@ -6,7 +6,6 @@
 #include "buf.h"
 #include "migrate.h"
 #include "sha256.h"
-#include "sqlfmt.h"
 #include "banned.h"
 
 #define MIGRATIONS_MAX 999
@@ -71,7 +70,8 @@ read_file(const char *path, struct buf *b)
 static enum db_rc
 applied_sha(struct db *d, unsigned v, bool have_table, char out[65])
 {
-	char q[128];
+	char b[128];
+	struct sql q = SQL_ON(b);
 	MYSQL_RES *res;
 	MYSQL_ROW row;
 	enum db_rc rc;
@@ -79,9 +79,8 @@ applied_sha(struct db *d, unsigned v, bool have_table, char out[65])
 	out[0] = '\0';
 	if (!have_table)
 		return DB_OK;
-	if (sql_format(q, sizeof(q), "SELECT sha256 FROM schema_migrations WHERE version = %u", v) < 0)
-		return DB_ERROR;
-	if ((rc = db_query(d, q, &res)) != DB_OK)
+	sql_add(&q, "SELECT sha256 FROM schema_migrations WHERE version = ?", SQL_U64(v));
+	if ((rc = db_query(d, &q, &res)) != DB_OK)
 		return rc;
 	if (res && (row = mysql_fetch_row(res)) != NULL && row[0])
 		snprintf(out, 65, "%s", row[0]);
@@ -135,23 +134,29 @@ migrate_run(struct db *d, const char *dir, void (*log)(const char *line), char *
 	bool found;
 	int applied = -1;
 	struct buf sql;
+	char lb[128], tb[256];
+	struct sql lock = SQL_ON(lb), tables = SQL_ON(tb);
 
 	buf_init(&sql, MIGRATION_FILE_MAX);
 	if (list_dir(dir, m, &n, err, cap) < 0)
 		return -1;
-	if (db_query_u64(d, "SELECT GET_LOCK('waymark_migrate', 60)", &got, &found) != DB_OK ||
+
+	sql_add(&lock, "SELECT GET_LOCK('waymark_migrate', 60)");
+	if (db_query_u64(d, &lock, &got, &found) != DB_OK ||
 	    got != 1) {
 		snprintf(err, cap, "migrate: cannot take the migration lock: %s", d->err);
 		return -1;
 	}
-	if (db_query_u64(d, "SELECT COUNT(*) FROM information_schema.tables WHERE "
-	    "table_schema = DATABASE() AND table_name = 'schema_migrations'", &have, &found) != DB_OK) {
+	sql_add(&tables, "SELECT COUNT(*) FROM information_schema.tables WHERE "
+	    "table_schema = DATABASE() AND table_name = 'schema_migrations'");
+	if (db_query_u64(d, &tables, &have, &found) != DB_OK) {
 		snprintf(err, cap, "migrate: %s", d->err);
 		goto out;
 	}
 	applied = 0;
 	for (size_t i = 0; i < n; i++) {
-		char path[1200], sha[67], recorded[65], line[512], ins[512];
+		char path[1200], sha[67], recorded[65], line[512], ib[512];
+		struct sql ins = SQL_ON(ib);
 
 		snprintf(path, sizeof(path), "%s/%s", dir, m[i].name);
 		buf_reset(&sql);
@@ -180,19 +185,19 @@ migrate_run(struct db *d, const char *dir, void (*log)(const char *line), char *
 			}
 			continue;
 		}
-		if (db_exec(d, buf_str(&sql), true) != DB_OK) {
+		if (db_exec_script(d, buf_str(&sql)) != DB_OK) {
 			snprintf(err, cap, "migrate: %s failed: %s", m[i].name, d->err);
 			applied = -1;
 			goto out;
 		}
 		have = 1;
-		if (sql_format(ins, sizeof(ins), "INSERT INTO schema_migrations (version, name, sha256) "
-		    "VALUES (%u, '%s', '%s')", m[i].version, m[i].name, sha + 2) < 0) {
+		if (sql_add(&ins, "INSERT INTO schema_migrations (version, name, sha256) VALUES (?, ?, ?)",
+		    SQL_U64(m[i].version), SQL_TEXT(m[i].name), SQL_TEXT(sha + 2)) < 0) {
 			snprintf(err, cap, "migrate: recording %s: the statement is too long", m[i].name);
 			applied = -1;
 			goto out;
 		}
-		if (db_exec(d, ins, false) != DB_OK) {
+		if (db_exec(d, &ins) != DB_OK) {
 			snprintf(err, cap, "migrate: recording %s failed: %s", m[i].name, d->err);
 			applied = -1;
 			goto out;
@@ -204,7 +209,9 @@ migrate_run(struct db *d, const char *dir, void (*log)(const char *line), char *
 		}
 	}
 out:
-	db_exec(d, "DO RELEASE_LOCK('waymark_migrate')", false);
+	sql_reset(&lock);
+	sql_add(&lock, "DO RELEASE_LOCK('waymark_migrate')");
+	db_exec(d, &lock);
 	buf_release(&sql);
 	return applied;
 }

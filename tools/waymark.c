@@ -32,7 +32,6 @@
 #include "endpoint.h"
 #include "migrate.h"
 #include "publication.h"
-#include "sqlfmt.h"
 #include "table.h"
 #include "version.h"
 #include "facilitator.h"
@@ -121,7 +120,7 @@ cmd_migrate(const char *path, int argc, char **argv)
 
 	if (load(&c, path) < 0)
 		return 2;
-	db_init(&d, &c);
+	db_init_script(&d, &c);
 	if (db_connect(&d) != DB_OK) {
 		fprintf(stderr, "waymark: migrate: cannot connect to the database: %s\n", d.err);
 		return 1;
@@ -248,41 +247,26 @@ cmd_routes(const char *path, int argc, char **argv)
 #define CATALOG_MAX_ITEMS 10000
 #define CATALOG_PAGE_BYTES (16u * 1024 * 1024)
 
-/* Escape into a pool of buffers that lives for one statement. */
-static const char *
-esc(struct db *d, const char *s, char *out, size_t cap)
-{
-	if (db_escape(d, s, strlen(s), out, cap) < 0)
-		out[0] = '\0';
-	return out;
-}
-
 static enum db_rc
 catalog_store(struct db *d, const struct catalog_item *it, uint64_t gen)
 {
-	static char e1[2 * 2049 + 1], e2[16 * 1024], e3[4096], e4[200], e5[200], e6[200], e7[200],
-	    e8[250], e9[100], e10[16 * 1024 + 8192], e11[100];
-	struct buf q;
-	char key[67], rid[67], signer[2 * ADDR_LEN + 3], search[4 * 1000 + 4 * 160 + 2049 + 3];
+	static char qb[256 * 1024];
+	struct sql q;
+	char search[4 * 1000 + 4 * 160 + 2049 + 3];
 	uint8_t k[32];
 	struct keccak_ctx kc;
-	enum db_rc rc;
 
 	keccak_init(&kc);
 	keccak_update(&kc, it->method, strlen(it->method));
 	keccak_update(&kc, "\n", 1);
 	keccak_update(&kc, it->url, strlen(it->url));
 	keccak_final(&kc, k);
-	hex_encode(k, 32, key);
-	hex_encode(it->route_id, 32, rid);
-	hex_encode(it->offer_signer.b, ADDR_LEN, signer);
 	snprintf(search, sizeof(search), "%s %s %s", it->service_name, it->description, it->url);
-	buf_init(&q, 256 * 1024);
-	buf_printf(&q, "INSERT INTO catalog_resources (item_key, resource_url, method, route_id, "
+	sql_on(&q, qb, sizeof(qb));
+	sql_add(&q, "INSERT INTO catalog_resources (item_key, resource_url, method, route_id, "
 	    "description, service_name, network, asset, pay_to, offer_signer, amount_atomic, price_usdc, "
-	    "x402_version, last_updated, generation, synced_at, search_text) VALUES (X'%s', '%s', '%s', "
-	    "%s%s%s, '%s', '%s', '%s', '%s', '%s', %s%s%s, '%s', %s%s%s, %d, '%s', %" PRIu64 ", "
-	    "UTC_TIMESTAMP(), '%s') "
+	    "x402_version, last_updated, generation, synced_at, search_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, "
+	    "?, ?, ?, ?, ?, ?, UTC_TIMESTAMP(), ?) "
 	    "ON DUPLICATE KEY UPDATE resource_url = VALUES(resource_url), method = VALUES(method), "
 	    "route_id = VALUES(route_id), description = VALUES(description), "
 	    "service_name = VALUES(service_name), network = VALUES(network), asset = VALUES(asset), "
@@ -291,19 +275,13 @@ catalog_store(struct db *d, const struct catalog_item *it, uint64_t gen)
 	    "price_usdc = VALUES(price_usdc), x402_version = VALUES(x402_version), "
 	    "last_updated = VALUES(last_updated), generation = VALUES(generation), "
 	    "synced_at = VALUES(synced_at), search_text = VALUES(search_text)",
-	    key + 2, esc(d, it->url, e1, sizeof(e1)), esc(d, it->method, e9, sizeof(e9)),
-	    it->has_route ? "X'" : "NULL", it->has_route ? rid + 2 : "", it->has_route ? "'" : "",
-	    esc(d, it->description, e2, sizeof(e2)), esc(d, it->service_name, e3, sizeof(e3)),
-	    esc(d, it->network, e4, sizeof(e4)), esc(d, it->asset, e5, sizeof(e5)),
-	    esc(d, it->pay_to, e6, sizeof(e6)), it->has_offer_signer ? "X'" : "NULL",
-	    it->has_offer_signer ? signer + 2 : "", it->has_offer_signer ? "'" : "",
-	    esc(d, it->amount, e7, sizeof(e7)),
-	    it->price_usdc[0] ? "'" : "NULL", it->price_usdc[0] ? esc(d, it->price_usdc, e8, sizeof(e8)) : "",
-	    it->price_usdc[0] ? "'" : "", it->x402_version, esc(d, it->last_updated, e11, sizeof(e11)),
-	    gen, esc(d, search, e10, sizeof(e10)));
-	rc = q.full ? DB_ERROR : db_exec(d, buf_str(&q), false);
-	buf_release(&q);
-	return rc;
+	    SQL_BYTES(k, 32), SQL_TEXT(it->url), SQL_TEXT(it->method),
+	    it->has_route ? SQL_BYTES(it->route_id, 32) : SQL_NULL, SQL_TEXT(it->description),
+	    SQL_TEXT(it->service_name), SQL_TEXT(it->network), SQL_TEXT(it->asset), SQL_TEXT(it->pay_to),
+	    it->has_offer_signer ? SQL_BYTES(it->offer_signer.b, ADDR_LEN) : SQL_NULL, SQL_TEXT(it->amount),
+	    it->price_usdc[0] ? SQL_TEXT(it->price_usdc) : SQL_NULL, SQL_I64(it->x402_version),
+	    SQL_TEXT(it->last_updated), SQL_U64(gen), SQL_TEXT(search));
+	return db_exec(d, &q);
 }
 
 static int
@@ -312,7 +290,8 @@ cmd_catalog_sync(const char *path)
 	struct config c;
 	struct db d;
 	struct buf body;
-	char url[CONFIG_STR_MAX + 128], err[512], q[1024], e[700];
+	char url[CONFIG_STR_MAX + 128], err[512], qb[2048];
+	struct sql q = SQL_ON(qb);
 	uint64_t gen = 0;
 	bool found;
 	unsigned pages = 0, seen = 0, stored = 0, rejected = 0;
@@ -330,13 +309,13 @@ cmd_catalog_sync(const char *path)
 		fprintf(stderr, "waymark: catalog-sync: database: %s\n", d.err);
 		goto out;
 	}
-	if (sql_format(q, sizeof(q), "INSERT INTO catalog_syncs (source_url, started_at, status) VALUES "
-	    "('%s', UTC_TIMESTAMP(), 'running')", esc(&d, c.catalog_url, e, sizeof(e))) < 0) {
+	if (sql_add(&q, "INSERT INTO catalog_syncs (source_url, started_at, status) VALUES "
+	    "(?, UTC_TIMESTAMP(), 'running')", SQL_TEXT(c.catalog_url)) < 0) {
 		fprintf(stderr, "waymark: catalog-sync: the catalog_url is too long\n");
 		goto out;
 	}
-	if (db_exec(&d, q, false) != DB_OK ||
-	    db_query_u64(&d, "SELECT LAST_INSERT_ID()", &gen, &found) != DB_OK) {
+	if (db_exec(&d, &q) != DB_OK || (sql_reset(&q), sql_add(&q, "SELECT LAST_INSERT_ID()"),
+	    db_query_u64(&d, &q, &gen, &found)) != DB_OK) {
 		fprintf(stderr, "waymark: catalog-sync: database: %s\n", d.err);
 		goto out;
 	}
@@ -385,15 +364,17 @@ cmd_catalog_sync(const char *path)
 			break;
 	}
 	if (err[0] == '\0') {
-		if (sql_format(q, sizeof(q), "DELETE FROM catalog_resources WHERE generation < %" PRIu64,
-		    gen) < 0 || db_exec(&d, q, false) != DB_OK)
+		sql_reset(&q);
+		sql_add(&q, "DELETE FROM catalog_resources WHERE generation < ?", SQL_U64(gen));
+		if (db_exec(&d, &q) != DB_OK)
 			snprintf(err, sizeof(err), "database: %s", d.err);
 	}
-	if (sql_format(q, sizeof(q), "UPDATE catalog_syncs SET finished_at = UTC_TIMESTAMP(), pages = %u, "
-	    "items_seen = %u, items_stored = %u, items_rejected = %u, status = '%s', error = %s%s%s "
-	    "WHERE generation = %" PRIu64, pages, seen, stored, rejected, err[0] ? "failed" : "complete",
-	    err[0] ? "'" : "NULL", err[0] ? esc(&d, err, e, sizeof(e)) : "", err[0] ? "'" : "", gen) == 0)
-		db_exec(&d, q, false);
+	sql_reset(&q);
+	if (sql_add(&q, "UPDATE catalog_syncs SET finished_at = UTC_TIMESTAMP(), pages = ?, "
+	    "items_seen = ?, items_stored = ?, items_rejected = ?, status = ?, error = ? "
+	    "WHERE generation = ?", SQL_U64(pages), SQL_U64(seen), SQL_U64(stored), SQL_U64(rejected),
+	    SQL_TEXT(err[0] ? "failed" : "complete"), SQL_TEXT(err[0] ? err : NULL), SQL_U64(gen)) == 0)
+		db_exec(&d, &q);
 	else
 		fprintf(stderr, "waymark: catalog-sync: the sync's record could not be finished\n");
 	if (err[0]) {

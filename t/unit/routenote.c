@@ -912,6 +912,7 @@ check_store(void)
 	int64_t now = (int64_t)time(NULL);
 	uint8_t route[32];
 	const char *published;
+	enum db_rc rc_setup;
 
 	if (!ok(var != NULL, "the store: WAYMARK_VAR names the test stack (run through tools/run-tests)"))
 		return;
@@ -933,17 +934,29 @@ check_store(void)
 	s.cfg.chain_id = 4000000000ull + (uint64_t)getpid();
 	hex_decode_fixed(ROUTE_BASE, strlen(ROUTE_BASE), route, 32, true);
 	hex_encode(route, 32, rid);
-	snprintf(q, sizeof(q), "DELETE FROM route_contexts WHERE chain_id = %" PRIu64 "; "
-	    "DELETE FROM routed_boons WHERE chain_id = %" PRIu64 "; "
-	    "INSERT INTO routed_boons (chain_id, tx_hash, log_index, contract, block_number, block_hash, "
-	    "block_time, route_id, tipper, context_ref, endpoint_pay_to, endpoint_usdc, network_pay_to, "
-	    "network_usdc, boon_burned) VALUES (%" PRIu64 ", X'%064d', 0, X'%040d', 1, X'%064d', 1, X'%s', "
-	    "X'%s', X'%064d', X'%s', 0, X'%s', 5, 1)",
-	    s.cfg.chain_id, s.cfg.chain_id, s.cfg.chain_id, 1, 2, 3, rid + 2,
-	    "70997970c51812dc3a010c7d01b50e0d17dc79c8", 0,
-	    "f39fd6e51aad88f6f4ce6ab8827279cfffb92266", "f39fd6e51aad88f6f4ce6ab8827279cfffb92266");
+	{
+		static const unsigned char z32[32];
+		unsigned char a0[20], a1[20], one32[32] = { [31] = 1 }, two20[20] = { [19] = 2 },
+		    three32[32] = { [31] = 3 };
+		char b1[128], b2[128];
+		struct sql d1 = SQL_ON(b1), d2 = SQL_ON(b2), ins = SQL_ON(q);
+
+		hex_decode_fixed("70997970c51812dc3a010c7d01b50e0d17dc79c8", 40, a1, 20, false);
+		hex_decode_fixed("f39fd6e51aad88f6f4ce6ab8827279cfffb92266", 40, a0, 20, false);
+		sql_add(&d1, "DELETE FROM route_contexts WHERE chain_id = ?", SQL_U64(s.cfg.chain_id));
+		sql_add(&d2, "DELETE FROM routed_boons WHERE chain_id = ?", SQL_U64(s.cfg.chain_id));
+		sql_add(&ins, "INSERT INTO routed_boons (chain_id, tx_hash, log_index, contract, block_number, "
+		    "block_hash, block_time, route_id, tipper, context_ref, endpoint_pay_to, endpoint_usdc, "
+		    "network_pay_to, network_usdc, boon_burned) VALUES (?, ?, 0, ?, 1, ?, 1, ?, ?, ?, ?, 0, ?, 5, 1)",
+		    SQL_U64(s.cfg.chain_id), SQL_BYTES(one32, 32), SQL_BYTES(two20, 20), SQL_BYTES(three32, 32),
+		    SQL_BYTES(route, 32), SQL_BYTES(a1, 20), SQL_BYTES(z32, 32), SQL_BYTES(a0, 20),
+		    SQL_BYTES(a0, 20));
+		if (db_exec(&s.db, &d1) != DB_OK || db_exec(&s.db, &d2) != DB_OK)
+			ins.bad = true;
+		rc_setup = db_exec(&s.db, &ins);
+	}
 	/* ADDR1 tipped; ADDR0 is the endpoint payTo without gratuity and the funded network payTo */
-	if (!ok(db_exec(&s.db, q, true) == DB_OK, "a routed recognition for chain %" PRIu64, s.cfg.chain_id)) {
+	if (!ok(rc_setup == DB_OK, "a routed recognition for chain %" PRIu64, s.cfg.chain_id)) {
 		printf("#   %s\n", s.db.err);
 		return;
 	}
@@ -1025,9 +1038,15 @@ check_store(void)
 	    "contexts_for_route: verification");
 	json_object_put(list);
 
-	snprintf(q, sizeof(q), "UPDATE route_contexts SET note_expires_at = %lld WHERE chain_id = %" PRIu64
-	    " AND publisher = X'f39fd6e51aad88f6f4ce6ab8827279cfffb92266'", (long long)now, s.cfg.chain_id);
-	db_exec(&s.db, q, false);
+	{
+		struct sql up = SQL_ON(q);
+		uint8_t a0[20];
+
+		hex_decode_fixed("f39fd6e51aad88f6f4ce6ab8827279cfffb92266", 40, a0, 20, false);
+		sql_add(&up, "UPDATE route_contexts SET note_expires_at = ? WHERE chain_id = ? AND publisher = ?",
+		    SQL_I64(now), SQL_U64(s.cfg.chain_id), SQL_BYTES(a0, 20));
+		ok(db_exec(&s.db, &up) == DB_OK, "the context is made to expire now");
+	}
 	list = json_object_new_array();
 	ok(contexts_for_route(&s.db, &s.cfg, route, list) == DB_OK && json_object_array_length(list) == 1 &&
 	    strcmp(str(json_object_array_get_idx(list, 0), "publisher"), ADDR1) == 0,
@@ -1039,9 +1058,14 @@ check_store(void)
 	    "contexts_for_route: another route has none");
 	json_object_put(list);
 
-	snprintf(q, sizeof(q), "DELETE FROM route_contexts WHERE chain_id = %" PRIu64 "; "
-	    "DELETE FROM routed_boons WHERE chain_id = %" PRIu64, s.cfg.chain_id, s.cfg.chain_id);
-	ok(db_exec(&s.db, q, true) == DB_OK, "the test rows are removed");
+	{
+		char b1[128], b2[128];
+		struct sql d1 = SQL_ON(b1), d2 = SQL_ON(b2);
+
+		sql_add(&d1, "DELETE FROM route_contexts WHERE chain_id = ?", SQL_U64(s.cfg.chain_id));
+		sql_add(&d2, "DELETE FROM routed_boons WHERE chain_id = ?", SQL_U64(s.cfg.chain_id));
+		ok(db_exec(&s.db, &d1) == DB_OK && db_exec(&s.db, &d2) == DB_OK, "the test rows are removed");
+	}
 	db_close(&s.db);
 	buf_release(&n1);
 	buf_release(&o1);
