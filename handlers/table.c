@@ -185,6 +185,16 @@ static const struct field report_export_fields[] = {
 	{ .name = NULL },
 };
 
+static const struct field profile_create_fields[] = {
+	{ .name = "controllerAccount", .src = VS_BODY, .type = VT_ACCOUNT, .required = true },
+	{ .name = NULL },
+};
+
+static const struct field profile_fields[] = {
+	{ .name = "profileId", .src = VS_PATH, .type = VT_UUID, .required = true },
+	{ .name = NULL },
+};
+
 const struct endpoint endpoints[] = {
 	{ .id = "health", .method = HM_GET, .pattern = "/health", .handler = h_health_get,
 	    .auth = AUTH_NONE, .flags = EP_DB,
@@ -292,6 +302,14 @@ const struct endpoint endpoints[] = {
 	    .price_usdc = "0.01", .body = BODY_JSON, .body_max = REPORTS_BODY_MAX,
 	    .flags = EP_DB | EP_STRICT | EP_NO_STORE, .fields = report_export_fields,
 	    .summary = "paid: one bounded report with a contentDigest checksum (not a signature)" },
+	{ .id = "x402.profiles.create", .method = HM_POST, .pattern = "/api/v1/x402/profiles",
+	    .handler = h_profile_create_post, .auth = AUTH_SIWX, .body = BODY_JSON, .body_max = 1024,
+	    .flags = EP_DB | EP_STRICT | EP_NO_STORE, .fields = profile_create_fields,
+	    .summary = "SIWX: create the signing controller's private wallet profile (idempotent)" },
+	{ .id = "x402.profiles.get", .method = HM_GET, .pattern = "/api/v1/x402/profiles/{profileId}",
+	    .handler = h_profile_get, .auth = AUTH_SIWX, .flags = EP_DB | EP_NO_STORE,
+	    .fields = profile_fields,
+	    .summary = "SIWX: the controller's private profile and its active wallets" },
 	{ .id = "feed.retired", .method = HM_GET, .pattern = "/api/feed", .handler = h_feed_get,
 	    .auth = AUTH_NONE, .summary = "retired feed: 410 with the replacement" },
 };
