@@ -11,22 +11,13 @@
 #include <time.h>
 
 #include "db.h"
+#include "profiles.h"
 #include "sql.h"
 #include "table.h"
 #include "timefmt.h"
 #include "banned.h"
 
-#define PROFILE_WALLETS_MAX 8
-
-struct profile {
-	uint8_t id[16];
-	uint8_t controller[20];
-	char mode[16];
-	int64_t created_at;
-};
-
-/* A version 4 UUID from the kernel's random source; 0 or -1. */
-static int
+int
 uuid_new(uint8_t u[16])
 {
 	if (getrandom(u, 16, 0) != 16)
@@ -36,7 +27,7 @@ uuid_new(uint8_t u[16])
 	return 0;
 }
 
-static void
+void
 uuid_text(const uint8_t u[16], char out[37])
 {
 	static const char hx[] = "0123456789abcdef";
@@ -51,7 +42,7 @@ uuid_text(const uint8_t u[16], char out[37])
 	out[k] = '\0';
 }
 
-static json_object *
+json_object *
 account_json(const uint8_t a[20])
 {
 	struct addr ad;
@@ -62,7 +53,7 @@ account_json(const uint8_t a[20])
 	return json_object_new_string(s);
 }
 
-static json_object *
+json_object *
 time_json(int64_t t)
 {
 	char s[40];
@@ -70,8 +61,7 @@ time_json(int64_t t)
 	return json_object_new_string(time_rfc3339((time_t)t, s, sizeof(s)));
 }
 
-/* The profile whose key column col equals key; found or not, or the db failed. */
-static enum db_rc
+enum db_rc
 profile_load(struct db *db, const uint8_t *id, const uint8_t *controller, struct profile *p, bool *found)
 {
 	char buf[512];
@@ -202,7 +192,7 @@ create_body(struct db *db, void *arg)
 		return rc;
 	sql_reset(&q);
 	sql_add(&q, "INSERT INTO profile_wallets (link_id, profile_id, chain_id, wallet, role, state, slot, "
-	    "created_at, activated_at) VALUES (?, ?, ?, ?, 'controller', 'active', 1, ?, ?)",
+	    "policy, created_at, activated_at) VALUES (?, ?, ?, ?, 'controller', 'active', 1, 'private', ?, ?)",
 	    SQL_BYTES(c->link, 16), SQL_BYTES(c->id, 16), SQL_U64(VALID_ACCOUNT_CHAIN_ID),
 	    SQL_BYTES(c->controller, 20), SQL_I64(c->now), SQL_I64(c->now));
 	if ((rc = db_exec(db, &q)) == DB_DUPLICATE) {

@@ -41,6 +41,9 @@ enum err {
 	ERR_RECEIPT_USED,           /* 409 this receipt already backs another review */
 	ERR_AUTHORITY_NOT_OBSERVED, /* 409 the route has no pinned receipt authority */
 	ERR_WALLET_ALREADY_LINKED,  /* 409 the wallet is already active in a profile */
+	ERR_PROFILE_FULL,           /* 409 the profile has its 8 active wallets */
+	ERR_LINK_INTENT_INVALID,    /* 409 a link intent expired, changed, or its policy changed */
+	ERR_CONTROLLER_ROTATION,    /* 409 the controller cannot be revoked as a wallet link */
 	ERR_GONE,                   /* 410 retired endpoint */
 	ERR_BODY_TOO_LARGE,         /* 413 */
 	ERR_UNSUPPORTED_MEDIA_TYPE, /* 415 */

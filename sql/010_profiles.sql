@@ -8,6 +8,8 @@
 --   profile_wallets.one_per_slot: an active wallet holds one of the slots
 --     1..8 of its profile, so a ninth active wallet has no key to take,
 --     whatever the concurrency.
+-- A member's link is pending (with its intent digest and a five-minute
+-- expiry) until the member confirms it, then active until revoked.
 CREATE TABLE profiles (
     profile_id      BINARY(16) NOT NULL,               -- UUID (version 4)
     chain_id        BIGINT UNSIGNED NOT NULL,          -- 8453
@@ -26,8 +28,11 @@ CREATE TABLE profile_wallets (
     wallet          BINARY(20) NOT NULL,
     role            ENUM('controller', 'member') NOT NULL,
     state           ENUM('pending', 'active', 'revoked', 'expired') NOT NULL,
-    slot            TINYINT UNSIGNED NOT NULL,         -- 1..8; the controller holds 1
+    slot            TINYINT UNSIGNED NULL,             -- 1..8 once active; the controller holds 1
+    policy          ENUM('private', 'public_all') NOT NULL,  -- the discovery mode the member consents to
+    intent_digest   BINARY(32) NULL,                   -- a member link's intent (docs/PROTOCOL.md)
     created_at      BIGINT UNSIGNED NOT NULL,          -- Unix seconds
+    expires_at      BIGINT UNSIGNED NULL,              -- a pending link's end (created_at + 300)
     activated_at    BIGINT UNSIGNED NULL,
     ended_at        BIGINT UNSIGNED NULL,              -- revoked or expired
     active_wallet   BINARY(20) AS (IF(state = 'active', wallet, NULL)) PERSISTENT,
@@ -36,5 +41,7 @@ CREATE TABLE profile_wallets (
     UNIQUE KEY one_profile_per_wallet (chain_id, active_wallet),
     UNIQUE KEY one_per_slot (profile_id, active_slot),
     KEY by_profile (profile_id, state),
-    CONSTRAINT slot_range CHECK (slot BETWEEN 1 AND 8)
+    KEY by_wallet (chain_id, wallet, state),
+    CONSTRAINT slot_range CHECK (slot IS NULL OR slot BETWEEN 1 AND 8),
+    CONSTRAINT active_has_slot CHECK (state <> 'active' OR slot IS NOT NULL)
 ) ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin;
