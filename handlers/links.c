@@ -17,6 +17,7 @@
 #include "json.h"
 #include "profiles.h"
 #include "sha256.h"
+#include "siwxstore.h"
 #include "sql.h"
 #include "table.h"
 #include "banned.h"
@@ -84,7 +85,7 @@ link_load(struct db *db, const uint8_t pid[16], const uint8_t *id, const uint8_t
 }
 
 /*
- * The intent of a member link (interface spec 2.11): profile, controller,
+ * The intent of a member link (docs/PROTOCOL.md, Wallet profiles): profile, controller,
  * member, chain, discovery mode and publication policy at issue, request ID
  * (the link ID), issue time and expiry. Its digest is the SHA-256 of its
  * RFC 8785 canonical JSON (docs/PROTOCOL.md, Wallet profiles).
@@ -435,4 +436,28 @@ h_link_revoke_delete(struct req *r, struct resp *w)
 	if (link_load(r->db, p.id, l.id, NULL, &l, &found) != DB_OK || !found)
 		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
 	return answer(w, 200, &p, &l);
+}
+
+enum db_rc
+links_prune(struct db *db, int64_t now, uint64_t *expired, uint64_t *pruned)
+{
+	char buf[512];
+	struct sql q = SQL_ON(buf);
+	enum db_rc rc;
+
+	*expired = *pruned = 0;
+	sql_add(&q, "UPDATE profile_wallets SET state = 'expired', ended_at = expires_at "
+	    "WHERE state = 'pending' AND expires_at <= ?", SQL_I64(now));
+	if ((rc = db_exec(db, &q)) != DB_OK)
+		return rc;
+	*expired = (uint64_t)mysql_affected_rows(db->my);
+	sql_reset(&q);
+	sql_add(&q, "DELETE FROM profile_wallets WHERE state = 'expired' AND expires_at <= ?",
+	    SQL_I64(now - PROFILE_LINK_KEEP_S));
+	if ((rc = db_exec(db, &q)) != DB_OK)
+		return rc;
+	*pruned = (uint64_t)mysql_affected_rows(db->my);
+	sql_reset(&q);
+	sql_add(&q, "DELETE FROM siwx_challenges WHERE expires_at < ?", SQL_I64(now - SIWXSTORE_KEEP_S));
+	return db_exec(db, &q);
 }
