@@ -322,8 +322,6 @@ gate_run(const struct gate *g, struct req *r, struct resp *w)
 		return;
 	}
 	e = gate_checks(g, r, w);
-	if (g->db->in_txn)
-		db_rollback(g->db);
 	if (e == ERR_DATABASE_UNAVAILABLE || e == ERR_INTERNAL)
 		fprintf(stderr, "waymark: %s %s: %s (db: %s)\n", r->method_text,
 		    r->ep ? r->ep->id : "-", err_info(e)->code, g->db->err[0] ? g->db->err : "-");

@@ -166,8 +166,6 @@ resume(struct req *r, struct resp *w, const struct x402_requirements *rq, const 
 	if (has_tx)
 		hex_encode(tx, 32, r->pay.tx);
 	e = r->ep->handler(r, w);
-	if (r->db->in_txn)
-		db_rollback(r->db);
 	if (w->status >= 400 || r->pay.finish == NULL)
 		return e;
 	payment_response(w, rq, p, true, r->pay.tx, NULL);
@@ -359,8 +357,6 @@ pay_run(const struct gate *g, struct req *r, struct resp *w)
 		goto out;
 	}
 	e = r->ep->handler(r, w);
-	if (r->db->in_txn)
-		db_rollback(r->db);
 	if (w->status >= 400) {
 		/* Not served: nothing is settled, and the payment stays the
 		 * payer's (an unknown outcome stays unknown). */
@@ -375,8 +371,6 @@ pay_run(const struct gate *g, struct req *r, struct resp *w)
 	if (charged && r->pay.finish)
 		e = r->pay.finish(r, w);
 out:
-	if (r->db && r->db->in_txn)
-		db_rollback(r->db);
 	/* Cancel hooks remove only what no payment may have paid for, so they
 	 * also run when a resumed handler refused. */
 	if ((!charged || w->status >= 400) && r->pay.cancel && r->db)

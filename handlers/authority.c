@@ -5,22 +5,22 @@
 #include <string.h>
 
 #include "authority.h"
-#include "sqlfmt.h"
+#include "sql.h"
 #include "banned.h"
 
 enum db_rc
 authority_load(struct db *db, const struct config *cfg, const char *rid, struct authority *out)
 {
-	char q[1024], a[80], b[80];
+	char qb[1024], a[80], b[80];
+	struct sql q = SQL_ON(qb);
 	enum db_rc rc;
 
 	memset(out, 0, sizeof(*out));
 	/* 1. A signed offer in the catalog's challenge data. */
-	if (sql_format(q, sizeof(q), "SELECT LOWER(HEX(offer_signer)), pay_to FROM catalog_resources WHERE "
-	    "route_id = X'%s' AND network = '%s' ORDER BY offer_signer IS NULL, item_key LIMIT 1", rid,
-	    cfg->network) < 0)
-		return DB_ERROR;
-	if ((rc = db_query_pair_text(db, q, a, b, sizeof(a))) != DB_OK)
+	sql_add(&q, "SELECT LOWER(HEX(offer_signer)), pay_to FROM catalog_resources WHERE "
+	    "route_id = ? AND network = ? ORDER BY offer_signer IS NULL, item_key LIMIT 1", SQL_HEX(rid),
+	    SQL_TEXT(cfg->network));
+	if ((rc = db_query_pair(db, &q, a, b, sizeof(a))) != DB_OK)
 		return rc;
 	if (addr_from_digits(a, &out->signer) == 0 && !addr_is_zero(&out->signer) &&
 	    addr_parse(b, strlen(b), &out->pay_to) == 0 && !addr_is_zero(&out->pay_to)) {

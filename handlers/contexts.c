@@ -40,7 +40,6 @@
 #include "hex.h"
 #include "json.h"
 #include "routenote.h"
-#include "sqlfmt.h"
 #include "table.h"
 #include "timefmt.h"
 #include "banned.h"
@@ -63,15 +62,15 @@ enum outcome {
 };
 
 /* The columns of a record, in the order of enum col. */
-static const char record_columns[] =
-	"LOWER(HEX(route_id)), LOWER(HEX(publisher)), method, origin, public_path, "
-	"public_endpoint_url, intent, fit, limits, request_schema_uri, documentation_uri, "
-	"context_uris, note_created_at, note_expires_at, note_endpoint, offer_method, "
-	"LOWER(HEX(asset)), LOWER(HEX(pay_to)), amount_atomic, offer_expires_at, "
-	"LOWER(HEX(note_digest)), LENGTH(note_json), participant_roles, "
-	"DATE_FORMAT(published_at, '%Y-%m-%dT%H:%i:%sZ'), "
-	"DATE_FORMAT(published_at, '%Y-%m-%d %H:%i:%s.%f'), note_json, offer_json, "
-	"LOWER(HEX(signature))";
+#define RECORD_COLUMNS \
+	"LOWER(HEX(route_id)), LOWER(HEX(publisher)), method, origin, public_path, " \
+	"public_endpoint_url, intent, fit, limits, request_schema_uri, documentation_uri, " \
+	"context_uris, note_created_at, note_expires_at, note_endpoint, offer_method, " \
+	"LOWER(HEX(asset)), LOWER(HEX(pay_to)), amount_atomic, offer_expires_at, " \
+	"LOWER(HEX(note_digest)), LENGTH(note_json), participant_roles, " \
+	"DATE_FORMAT(published_at, '%Y-%m-%dT%H:%i:%sZ'), " \
+	"DATE_FORMAT(published_at, '%Y-%m-%d %H:%i:%s.%f'), note_json, offer_json, " \
+	"LOWER(HEX(signature))"
 
 enum col {
 	C_ROUTE, C_PUBLISHER, C_METHOD, C_ORIGIN, C_PATH,
@@ -90,14 +89,40 @@ enum col {
  * publisher), in the order add_upsert writes their values. note_created_at
  * is last: every IF() before it reads the stored createdAt.
  */
-static const char *const slot_columns[] = {
-	"method", "origin", "public_path", "public_endpoint_url", "note_json", "offer_json",
-	"signature", "note_digest", "intent", "fit", "limits", "limits_text", "request_schema_uri",
-	"documentation_uri", "context_uris", "note_expires_at", "note_endpoint", "offer_method",
-	"asset", "pay_to", "amount_atomic", "offer_expires_at", "participant_roles", "published_at",
-	"note_created_at",
-	NULL,
-};
+#define SLOT_COLUMNS \
+	", method, origin, public_path, public_endpoint_url, note_json, offer_json" \
+	", signature, note_digest, intent, fit, limits, limits_text, request_schema_uri" \
+	", documentation_uri, context_uris, note_expires_at, note_endpoint, offer_method" \
+	", asset, pay_to, amount_atomic, offer_expires_at, participant_roles" \
+	", published_at, note_created_at"
+
+/* Each slot column keeps its value unless the new note is later. */
+#define SLOT_UPDATES \
+	"method = IF(VALUES(note_created_at) > note_created_at, VALUES(method), method)" \
+	", origin = IF(VALUES(note_created_at) > note_created_at, VALUES(origin), origin)" \
+	", public_path = IF(VALUES(note_created_at) > note_created_at, VALUES(public_path), public_path)" \
+	", public_endpoint_url = IF(VALUES(note_created_at) > note_created_at, VALUES(public_endpoint_url), public_endpoint_url)" \
+	", note_json = IF(VALUES(note_created_at) > note_created_at, VALUES(note_json), note_json)" \
+	", offer_json = IF(VALUES(note_created_at) > note_created_at, VALUES(offer_json), offer_json)" \
+	", signature = IF(VALUES(note_created_at) > note_created_at, VALUES(signature), signature)" \
+	", note_digest = IF(VALUES(note_created_at) > note_created_at, VALUES(note_digest), note_digest)" \
+	", intent = IF(VALUES(note_created_at) > note_created_at, VALUES(intent), intent)" \
+	", fit = IF(VALUES(note_created_at) > note_created_at, VALUES(fit), fit)" \
+	", limits = IF(VALUES(note_created_at) > note_created_at, VALUES(limits), limits)" \
+	", limits_text = IF(VALUES(note_created_at) > note_created_at, VALUES(limits_text), limits_text)" \
+	", request_schema_uri = IF(VALUES(note_created_at) > note_created_at, VALUES(request_schema_uri), request_schema_uri)" \
+	", documentation_uri = IF(VALUES(note_created_at) > note_created_at, VALUES(documentation_uri), documentation_uri)" \
+	", context_uris = IF(VALUES(note_created_at) > note_created_at, VALUES(context_uris), context_uris)" \
+	", note_expires_at = IF(VALUES(note_created_at) > note_created_at, VALUES(note_expires_at), note_expires_at)" \
+	", note_endpoint = IF(VALUES(note_created_at) > note_created_at, VALUES(note_endpoint), note_endpoint)" \
+	", offer_method = IF(VALUES(note_created_at) > note_created_at, VALUES(offer_method), offer_method)" \
+	", asset = IF(VALUES(note_created_at) > note_created_at, VALUES(asset), asset)" \
+	", pay_to = IF(VALUES(note_created_at) > note_created_at, VALUES(pay_to), pay_to)" \
+	", amount_atomic = IF(VALUES(note_created_at) > note_created_at, VALUES(amount_atomic), amount_atomic)" \
+	", offer_expires_at = IF(VALUES(note_created_at) > note_created_at, VALUES(offer_expires_at), offer_expires_at)" \
+	", participant_roles = IF(VALUES(note_created_at) > note_created_at, VALUES(participant_roles), participant_roles)" \
+	", published_at = IF(VALUES(note_created_at) > note_created_at, VALUES(published_at), published_at)" \
+	", note_created_at = IF(VALUES(note_created_at) > note_created_at, VALUES(note_created_at), note_created_at)"
 
 static const char *const role_names[] = { "tipper", "endpoint", "network" };
 
@@ -264,19 +289,16 @@ enum db_rc
 contexts_for_route(struct db *db, const struct config *cfg, const uint8_t route_id[32],
     json_object *out_array)
 {
-	struct buf q;
-	char rid[67];
+	char b[2048];
+	struct sql q = SQL_ON(b);
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
 	enum db_rc rc;
 
-	buf_init(&q, 8192);
-	buf_adds(&q, "SELECT ");
-	buf_adds(&q, record_columns);
-	buf_printf(&q, " FROM route_contexts WHERE chain_id = %" PRIu64 " AND route_id = X'%s' "
-	    "AND note_expires_at > %lld ORDER BY published_at DESC, publisher LIMIT %d",
-	    cfg->chain_id, hex_encode(route_id, 32, rid) + 2, (long long)time(NULL), CONTEXTS_ROUTE_MAX);
-	rc = q.full ? DB_ERROR : db_query_text(db, buf_str(&q), &res);
+	sql_add(&q, "SELECT " RECORD_COLUMNS " FROM route_contexts WHERE chain_id = ? AND route_id = ? "
+	    "AND note_expires_at > ? ORDER BY published_at DESC, publisher LIMIT ?", SQL_U64(cfg->chain_id),
+	    SQL_BYTES(route_id, 32), SQL_I64((int64_t)time(NULL)), SQL_U64(CONTEXTS_ROUTE_MAX));
+	rc = db_query(db, &q, &res);
 	while (rc == DB_OK && res && (row = mysql_fetch_row(res)) != NULL) {
 		json_object *rec = record_new(row, mysql_fetch_lengths(res), cfg->chain_id, true);
 
@@ -289,75 +311,31 @@ contexts_for_route(struct db *db, const struct config *cfg, const uint8_t route_
 	}
 	if (res)
 		mysql_free_result(res);
-	buf_release(&q);
 	return rc;
 }
 
 /* ---- publication */
 
-static const char hexdigits[] = "0123456789abcdef";
-
-/* X'..' of p[0..n). */
-static void
-sql_hex(struct buf *b, const void *p, size_t n)
+/* UTF-8 text goes in through hex, so no byte needs escaping: CONVERT(? USING utf8mb4). */
+static struct sqlv
+text_hex(const char *s, size_t n)
 {
-	const uint8_t *s = p;
-	char chunk[1024];
-	size_t k = 0;
-
-	buf_adds(b, "X'");
-	for (size_t i = 0; i < n; i++) {
-		chunk[k++] = hexdigits[s[i] >> 4];
-		chunk[k++] = hexdigits[s[i] & 0xf];
-		if (k == sizeof(chunk)) {
-			buf_add(b, chunk, k);
-			k = 0;
-		}
-	}
-	buf_add(b, chunk, k);
-	buf_addc(b, '\'');
-}
-
-/* UTF-8 text as a literal, through hex so no byte needs escaping. */
-static void
-sql_text(struct buf *b, const char *s, size_t n)
-{
-	buf_adds(b, "CONVERT(");
-	sql_hex(b, s, n);
-	buf_adds(b, " USING utf8mb4)");
-}
-
-static void
-sql_text_or_null(struct buf *b, const struct routenote_str *s)
-{
-	if (s->s == NULL)
-		buf_adds(b, "NULL");
-	else
-		sql_text(b, s->s, s->len);
-}
-
-static void
-sql_json(struct buf *b, json_object *o)
-{
-	size_t n = 0;
-	const char *s = json_dump(o, &n);
-
-	if (s == NULL)
-		b->full = true;  /* out of memory: fail like a full buffer */
-	else
-		sql_text(b, s, n);
+	return SQL_BYTES(s ? s : "", s ? n : 0);
 }
 
 /* The one conditional upsert of a publication (see the top of this file). */
-static void
-add_upsert(struct buf *b, const struct routenote_pub *p, const struct value *note,
+static int
+add_upsert(struct sql *q, const struct routenote_pub *p, const struct value *note,
     const struct value *offer, uint64_t chain_id, unsigned roles, const char *stamp)
 {
 	const struct routenote_note *n = &p->note;
 	const struct routenote_offer *o = &p->offer;
 	json_object *limits = json_object_new_array(), *uris = json_object_new_array();
 	struct buf lt;
-	bool first = true;
+	char rl[64] = "";
+	size_t rn = 0, ln = 0, un = 0;
+	const char *ls, *us;
+	int rc = -1;
 
 	buf_init(&lt, 8 * (ROUTENOTE_TEXT_MAX + 1));
 	for (size_t i = 0; i < n->nlimits; i++) {
@@ -370,71 +348,45 @@ add_upsert(struct buf *b, const struct routenote_pub *p, const struct value *not
 	for (size_t i = 0; i < n->ncontext_uris; i++)
 		json_object_array_add(uris,
 		    json_object_new_string_len(n->context_uris[i].s, (int)n->context_uris[i].len));
-
-	buf_adds(b, "INSERT INTO route_contexts (chain_id, route_id, publisher");
-	for (size_t i = 0; slot_columns[i]; i++)
-		buf_printf(b, ", %s", slot_columns[i]);
-	buf_printf(b, ") VALUES (%" PRIu64 ", ", chain_id);
-	sql_hex(b, n->route_id, 32);
-	buf_adds(b, ", ");
-	sql_hex(b, p->signer.b, ADDR_LEN);
-	buf_adds(b, ", ");
-	sql_text(b, n->method, strlen(n->method));                 /* method */
-	buf_adds(b, ", ");
-	sql_text(b, n->origin, strlen(n->origin));                 /* origin */
-	buf_adds(b, ", ");
-	sql_text(b, n->path, strlen(n->path));                     /* public_path */
-	buf_adds(b, ", CONCAT(");
-	sql_text(b, n->origin, strlen(n->origin));                 /* public_endpoint_url */
-	buf_adds(b, ", ");
-	sql_text(b, n->path, strlen(n->path));
-	buf_adds(b, "), ");
-	sql_hex(b, note->text, note->len);                         /* note_json */
-	buf_adds(b, ", ");
-	sql_hex(b, offer->text, offer->len);                       /* offer_json */
-	buf_adds(b, ", ");
-	sql_hex(b, p->sig, p->sig_len);                            /* signature */
-	buf_adds(b, ", ");
-	sql_hex(b, n->digest, 32);                                 /* note_digest */
-	buf_adds(b, ", ");
-	sql_text(b, n->intent.s, n->intent.len);                   /* intent */
-	buf_adds(b, ", ");
-	sql_text(b, n->fit.s, n->fit.len);                         /* fit */
-	buf_adds(b, ", ");
-	sql_json(b, limits);                                       /* limits */
-	buf_adds(b, ", ");
-	sql_text(b, lt.p ? lt.p : "", lt.len);                     /* limits_text */
-	buf_adds(b, ", ");
-	sql_text_or_null(b, &n->request_schema_uri);               /* request_schema_uri */
-	buf_adds(b, ", ");
-	sql_text_or_null(b, &n->documentation_uri);                /* documentation_uri */
-	buf_adds(b, ", ");
-	sql_json(b, uris);                                         /* context_uris */
-	buf_printf(b, ", %" PRId64 ", ", n->expires_at);           /* note_expires_at */
-	sql_text(b, o->note_endpoint.s, o->note_endpoint.len);     /* note_endpoint */
-	buf_adds(b, ", ");
-	sql_text(b, o->method, strlen(o->method));                 /* offer_method */
-	buf_adds(b, ", ");
-	sql_hex(b, o->asset.b, ADDR_LEN);                          /* asset */
-	buf_adds(b, ", ");
-	sql_hex(b, o->pay_to.b, ADDR_LEN);                         /* pay_to */
-	buf_printf(b, ", %s, %" PRId64 ", '", o->amount_dec, o->expires_at); /* amount, offer expiry */
 	for (size_t i = 0; i < sizeof(role_names) / sizeof(role_names[0]); i++)
-		if (roles & (1u << i)) {
-			buf_printf(b, "%s%s", first ? "" : ",", role_names[i]); /* participant_roles */
-			first = false;
-		}
-	buf_printf(b, "', '%s', %" PRId64 ")", stamp, n->created_at); /* published_at, note_created_at */
-
-	buf_adds(b, " ON DUPLICATE KEY UPDATE ");
-	for (size_t i = 0; slot_columns[i]; i++)
-		buf_printf(b, "%s%s = IF(VALUES(note_created_at) > note_created_at, VALUES(%s), %s)",
-		    i ? ", " : "", slot_columns[i], slot_columns[i], slot_columns[i]);
-	if (lt.full)
-		b->full = true;
+		if (roles & (1u << i))
+			rn += (size_t)snprintf(rl + rn, sizeof(rl) - rn, "%s%s", rn ? "," : "", role_names[i]);
+	ls = json_dump(limits, &ln);
+	us = json_dump(uris, &un);
+	if (ls == NULL || us == NULL || lt.full)
+		goto out;   /* out of memory */
+	sql_add(q, "INSERT INTO route_contexts (chain_id, route_id, publisher" SLOT_COLUMNS ") VALUES (?, ?, ?, "
+	    "CONVERT(? USING utf8mb4), CONVERT(? USING utf8mb4), CONVERT(? USING utf8mb4), "
+	    "CONCAT(CONVERT(? USING utf8mb4), CONVERT(? USING utf8mb4)), ?, ?, ?, ?, "
+	    "CONVERT(? USING utf8mb4), CONVERT(? USING utf8mb4), CONVERT(? USING utf8mb4), "
+	    "CONVERT(? USING utf8mb4), ",
+	    SQL_U64(chain_id), SQL_BYTES(n->route_id, 32), SQL_BYTES(p->signer.b, ADDR_LEN),
+	    text_hex(n->method, strlen(n->method)), text_hex(n->origin, strlen(n->origin)),
+	    text_hex(n->path, strlen(n->path)), text_hex(n->origin, strlen(n->origin)),
+	    text_hex(n->path, strlen(n->path)), SQL_BYTES(note->text, note->len),
+	    SQL_BYTES(offer->text, offer->len), SQL_BYTES(p->sig, p->sig_len), SQL_BYTES(n->digest, 32),
+	    text_hex(n->intent.s, n->intent.len), text_hex(n->fit.s, n->fit.len), text_hex(ls, ln),
+	    text_hex(lt.p ? lt.p : "", lt.len));
+	if (n->request_schema_uri.s)
+		sql_add(q, "CONVERT(? USING utf8mb4), ", text_hex(n->request_schema_uri.s, n->request_schema_uri.len));
+	else
+		sql_add(q, "NULL, ");
+	if (n->documentation_uri.s)
+		sql_add(q, "CONVERT(? USING utf8mb4), ", text_hex(n->documentation_uri.s, n->documentation_uri.len));
+	else
+		sql_add(q, "NULL, ");
+	sql_add(q, "CONVERT(? USING utf8mb4), ?, CONVERT(? USING utf8mb4), CONVERT(? USING utf8mb4), ?, ?, ?, ?, "
+	    "?, ?, ?) ON DUPLICATE KEY UPDATE " SLOT_UPDATES,
+	    text_hex(us, un), SQL_I64(n->expires_at), text_hex(o->note_endpoint.s, o->note_endpoint.len),
+	    text_hex(o->method, strlen(o->method)), SQL_BYTES(o->asset.b, ADDR_LEN),
+	    SQL_BYTES(o->pay_to.b, ADDR_LEN), SQL_DEC(o->amount_dec), SQL_I64(o->expires_at), SQL_TEXT(rl),
+	    SQL_TEXT(stamp), SQL_I64(n->created_at));
+	rc = q->bad ? -1 : 0;
+out:
 	buf_release(&lt);
 	json_object_put(limits);
 	json_object_put(uris);
+	return rc;
 }
 
 /* Which roles `who` plays in the route's routed recognitions on chain_id. */
@@ -442,24 +394,21 @@ static enum db_rc
 roles_of(struct db *db, uint64_t chain_id, const uint8_t route_id[32], const struct addr *who,
     unsigned *roles)
 {
-	char q[1024], rid[67], a[ADDR_TEXT_LEN + 1];
+	char b[1024];
+	struct sql q = SQL_ON(b);
+	const struct sqlv c = SQL_U64(chain_id), r = SQL_BYTES(route_id, 32), a = SQL_BYTES(who->b, ADDR_LEN);
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
 	enum db_rc rc;
 
 	*roles = 0;
-	hex_encode(route_id, 32, rid);
-	addr_format_lower(who, a);
-	if (sql_format(q, sizeof(q),
-	    "SELECT EXISTS(SELECT 1 FROM routed_boons WHERE chain_id = %" PRIu64 " AND route_id = X'%s' "
-	    "AND tipper = X'%s'), "
-	    "EXISTS(SELECT 1 FROM routed_boons WHERE chain_id = %" PRIu64 " AND route_id = X'%s' "
-	    "AND endpoint_pay_to = X'%s' AND endpoint_usdc > 0), "
-	    "EXISTS(SELECT 1 FROM routed_boons WHERE chain_id = %" PRIu64 " AND route_id = X'%s' "
-	    "AND network_pay_to = X'%s' AND network_usdc > 0)",
-	    chain_id, rid + 2, a + 2, chain_id, rid + 2, a + 2, chain_id, rid + 2, a + 2) < 0)
-		return DB_ERROR;
-	if ((rc = db_query_text(db, q, &res)) != DB_OK)
+	sql_add(&q, "SELECT EXISTS(SELECT 1 FROM routed_boons WHERE chain_id = ? AND route_id = ? "
+	    "AND tipper = ?), "
+	    "EXISTS(SELECT 1 FROM routed_boons WHERE chain_id = ? AND route_id = ? "
+	    "AND endpoint_pay_to = ? AND endpoint_usdc > 0), "
+	    "EXISTS(SELECT 1 FROM routed_boons WHERE chain_id = ? AND route_id = ? "
+	    "AND network_pay_to = ? AND network_usdc > 0)", c, r, a, c, r, a, c, r, a);
+	if ((rc = db_query(db, &q, &res)) != DB_OK)
 		return rc;
 	if (res && (row = mysql_fetch_row(res)) != NULL)
 		for (unsigned i = 0; i < 3; i++)
@@ -533,6 +482,37 @@ stamp_of(const struct timespec *ts, char *out, size_t cap)
 	return out;
 }
 
+/* The upsert and the row it left, in one transaction (db_txn may run it again). */
+struct upsert {
+	struct req *r;
+	const struct routenote_pub *p;
+	char *buf;
+	struct sql upsert;
+	uint64_t affected;
+	MYSQL_RES *res;
+};
+
+static enum db_rc
+upsert_body(struct db *db, void *arg)
+{
+	struct upsert *u = arg;
+	char b[2048];
+	struct sql q = SQL_ON(b);
+	enum db_rc rc;
+
+	if (u->res) {
+		mysql_free_result(u->res);
+		u->res = NULL;
+	}
+	if ((rc = db_exec(db, &u->upsert)) != DB_OK)
+		return rc;
+	u->affected = (uint64_t)mysql_affected_rows(db->my);
+	sql_add(&q, "SELECT " RECORD_COLUMNS " FROM route_contexts WHERE chain_id = ? AND route_id = ? "
+	    "AND publisher = ?", SQL_U64(u->r->cfg->chain_id), SQL_BYTES(u->p->note.route_id, 32),
+	    SQL_BYTES(u->p->signer.b, ADDR_LEN));
+	return db_query(db, &q, &u->res);
+}
+
 /*
  * POST /api/v1/x402/route-contexts: verify, check participation, take the
  * signer's slot (see the top of this file). Everything it allocates hangs
@@ -546,12 +526,10 @@ h_route_contexts_post(struct req *r, struct resp *w)
 	struct routenote_pub *p = pool_alloc(&r->pool, sizeof(*p));
 	struct routenote_error re;
 	struct timespec ts;
-	struct buf sql;
-	MYSQL_RES *res = NULL;
+	struct upsert u = { .r = r, .p = p };
 	MYSQL_ROW row;
 	unsigned long *len;
 	unsigned roles = 0;
-	uint64_t affected;
 	char stamp[40], rid[67], who[ADDR_TEXT_LEN + 1];
 	json_object *rec = NULL;
 	enum outcome oc;
@@ -582,37 +560,26 @@ h_route_contexts_post(struct req *r, struct resp *w)
 		    addr_format(&p->signer, who), rid, r->cfg->chain_id);
 
 	stamp_of(&ts, stamp, sizeof(stamp));
-	buf_init(&sql, SQL_MAX);
-	add_upsert(&sql, p, note, offer, r->cfg->chain_id, roles, stamp);
-	if (sql.full) {
+	if ((u.buf = malloc(SQL_MAX)) == NULL) {
 		e = resp_fail(w, ERR_INTERNAL, NULL, NULL);
 		goto out;
 	}
-	if ((rc = db_begin(r->db)) != DB_OK || (rc = db_exec_text(r->db, buf_str(&sql), false)) != DB_OK) {
+	sql_on(&u.upsert, u.buf, SQL_MAX);
+	if (add_upsert(&u.upsert, p, note, offer, r->cfg->chain_id, roles, stamp) < 0) {
+		e = resp_fail(w, ERR_INTERNAL, NULL, NULL);
+		goto out;
+	}
+	if ((rc = db_txn(r->db, upsert_body, &u)) != DB_OK) {
 		e = db_fail(w, rc);
 		goto out;
 	}
-	affected = (uint64_t)mysql_affected_rows(r->db->my);
-	buf_reset(&sql);
-	buf_adds(&sql, "SELECT ");
-	buf_adds(&sql, record_columns);
-	buf_printf(&sql, " FROM route_contexts WHERE chain_id = %" PRIu64 " AND route_id = X'%s' "
-	    "AND publisher = X'%s'", r->cfg->chain_id, rid + 2, addr_format_lower(&p->signer, who) + 2);
-	if ((rc = db_query_text(r->db, buf_str(&sql), &res)) != DB_OK) {
-		e = db_fail(w, rc);
-		goto out;
-	}
-	if (res == NULL || (row = mysql_fetch_row(res)) == NULL ||
-	    (len = mysql_fetch_lengths(res)) == NULL || row[C_NOTE] == NULL || row[C_OFFER] == NULL ||
+	if (u.res == NULL || (row = mysql_fetch_row(u.res)) == NULL ||
+	    (len = mysql_fetch_lengths(u.res)) == NULL || row[C_NOTE] == NULL || row[C_OFFER] == NULL ||
 	    row[C_SIGNATURE] == NULL || row[C_STAMP] == NULL) {
 		e = resp_fail(w, ERR_INTERNAL, NULL, NULL);
 		goto out;
 	}
-	oc = outcome_of(row, len, p, note, offer, stamp, affected);
-	if ((rc = db_commit(r->db)) != DB_OK) {
-		e = db_fail(w, rc);
-		goto out;
-	}
+	oc = outcome_of(row, len, p, note, offer, stamp, u.affected);
 	if (oc == OUT_STALE) {
 		e = resp_fail(w, ERR_STALE_PUBLICATION, "noteJson",
 		    "This wallet's current context for route %s has a note created at %s, not earlier "
@@ -625,8 +592,8 @@ h_route_contexts_post(struct req *r, struct resp *w)
 		e = resp_fail(w, ERR_INTERNAL, NULL, NULL);
 out:
 	json_object_put(rec);
-	if (res)
-		mysql_free_result(res);
-	buf_release(&sql);
+	if (u.res)
+		mysql_free_result(u.res);
+	free(u.buf);
 	return e;
 }

@@ -27,7 +27,7 @@
 #include "corpus.h"
 #include "hex.h"
 #include "route.h"
-#include "sqlfmt.h"
+#include "sql.h"
 #include "url.h"
 #include "banned.h"
 
@@ -106,11 +106,11 @@ cand_cmp_route(const void *a, const void *b)
 
 /* Append the rows of one source into *c. */
 static enum db_rc
-load_rows(struct db *db, const char *sql, bool context, struct cand **c, size_t *n, size_t *cap)
+load_rows(struct db *db, const struct sql *q, bool context, struct cand **c, size_t *n, size_t *cap)
 {
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
-	enum db_rc rc = db_query_text(db, sql, &res);
+	enum db_rc rc = db_query(db, q, &res);
 
 	if (rc != DB_OK)
 		return rc;
@@ -232,7 +232,7 @@ verified(struct cand *c)
  * without a row).
  */
 static enum db_rc
-load_counts(struct db *db, struct corpus *k, const char *q, size_t off_a, size_t off_b)
+load_counts(struct db *db, struct corpus *k, const struct sql *q, size_t off_a, size_t off_b)
 {
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
@@ -242,7 +242,7 @@ load_counts(struct db *db, struct corpus *k, const char *q, size_t off_a, size_t
 		*(uint64_t *)(void *)((char *)&k->e[i] + off_a) = 0;
 		*(uint64_t *)(void *)((char *)&k->e[i] + off_b) = 0;
 	}
-	if ((rc = db_query_text(db, q, &res)) != DB_OK)
+	if ((rc = db_query(db, q, &res)) != DB_OK)
 		return rc;
 	while (res && (row = mysql_fetch_row(res)) != NULL) {
 		unsigned long *len = mysql_fetch_lengths(res);
@@ -265,12 +265,12 @@ load_counts(struct db *db, struct corpus *k, const char *q, size_t off_a, size_t
 static enum db_rc
 load_usage(struct db *db, struct corpus *k)
 {
-	char q[256];
+	char b[256];
+	struct sql q = SQL_ON(b);
 
-	if (sql_format(q, sizeof(q), "SELECT route_id, recognition_count, tipper_count FROM "
-	    "route_recognition_stats WHERE chain_id = %" PRIu64, k->chain_id) < 0)
-		return DB_ERROR;
-	return load_counts(db, k, q, offsetof(struct cand, uses), offsetof(struct cand, wallets));
+	sql_add(&q, "SELECT route_id, recognition_count, tipper_count FROM "
+	    "route_recognition_stats WHERE chain_id = ?", SQL_U64(k->chain_id));
+	return load_counts(db, k, &q, offsetof(struct cand, uses), offsetof(struct cand, wallets));
 }
 
 /* The entries qsort orders (it has no context argument); per thread. */
@@ -317,7 +317,8 @@ corpus_review_item(const struct config *cfg, const uint8_t route_id[32], const c
 static enum db_rc
 load_reviews(struct db *db, const struct config *cfg, struct corpus *k)
 {
-	char q[1024];
+	char b[1024];
+	struct sql q = SQL_ON(b);
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
 	enum db_rc rc;
@@ -326,20 +327,19 @@ load_reviews(struct db *db, const struct config *cfg, struct corpus *k)
 		json_object_put(k->e[i].reviews);
 		k->e[i].reviews = NULL;
 	}
-	if (sql_format(q, sizeof(q), "SELECT route_id, COUNT(*), COUNT(DISTINCT reviewer) FROM reviews "
-	    "WHERE chain_id = %" PRIu64 " AND lane = '" BRAND_LANE "' GROUP BY route_id", k->chain_id) < 0)
-		return DB_ERROR;
-	if ((rc = load_counts(db, k, q, offsetof(struct cand, boon_reviews),
+	sql_add(&q, "SELECT route_id, COUNT(*), COUNT(DISTINCT reviewer) FROM reviews "
+	    "WHERE chain_id = ? AND lane = '" BRAND_LANE "' GROUP BY route_id", SQL_U64(k->chain_id));
+	if ((rc = load_counts(db, k, &q, offsetof(struct cand, boon_reviews),
 	    offsetof(struct cand, boon_reviewers))) != DB_OK)
 		return rc;
 	res = NULL;
-	if (sql_format(q, sizeof(q), "SELECT route_id, lane, review_text, LOWER(HEX(reviewer)), "
-	    "DATE_FORMAT(published_at, '%%Y-%%m-%%dT%%H:%%i:%%sZ') FROM (SELECT route_id, lane, "
+	sql_reset(&q);
+	sql_add(&q, "SELECT route_id, lane, review_text, LOWER(HEX(reviewer)), "
+	    "DATE_FORMAT(published_at, '%Y-%m-%dT%H:%i:%sZ') FROM (SELECT route_id, lane, "
 	    "review_text, reviewer, published_at, ROW_NUMBER() OVER (PARTITION BY route_id ORDER BY "
-	    "published_at DESC, id DESC) AS n FROM reviews WHERE chain_id = %" PRIu64 ") t WHERE n <= 10 "
-	    "ORDER BY route_id, n", k->chain_id) < 0)
-		return DB_ERROR;
-	if ((rc = db_query_text(db, q, &res)) != DB_OK)
+	    "published_at DESC, id DESC) AS n FROM reviews WHERE chain_id = ?) t WHERE n <= 10 "
+	    "ORDER BY route_id, n", SQL_U64(k->chain_id));
+	if ((rc = db_query(db, &q, &res)) != DB_OK)
 		return rc;
 	while (res && (row = mysql_fetch_row(res)) != NULL) {
 		unsigned long *len = mysql_fetch_lengths(res);
@@ -395,22 +395,25 @@ corpus_order(struct corpus *k)
 static enum db_rc
 load_corpus(struct db *db, struct corpus *k, long long now)
 {
-	char q[1024];
+	char b[1024];
+	struct sql q = SQL_ON(b);
 	struct cand *c = NULL;
 	size_t n = 0, cap = 0, kept = 0;
 	enum db_rc rc;
 
-	if (sql_format(q, sizeof(q), "SELECT route_id, method, public_endpoint_url, "
+	sql_add(&q, "SELECT route_id, method, public_endpoint_url, "
 	    "CONCAT(method, ' ', SUBSTRING(public_endpoint_url, 9)), CONCAT(intent, ' ', fit), "
-	    "CONCAT_WS(' ', intent, fit, limits_text), DATE_FORMAT(published_at, '%%Y-%%m-%%dT%%H:%%i:%%sZ'), "
-	    "note_created_at, note_expires_at FROM route_contexts WHERE chain_id = %" PRIu64
-	    " AND note_expires_at > %lld", k->chain_id, now) < 0)
-		return DB_ERROR;
-	rc = load_rows(db, q, true, &c, &n, &cap);
-	if (rc == DB_OK)
-		rc = load_rows(db, "SELECT route_id, method, resource_url, service_name, description, "
+	    "CONCAT_WS(' ', intent, fit, limits_text), DATE_FORMAT(published_at, '%Y-%m-%dT%H:%i:%sZ'), "
+	    "note_created_at, note_expires_at FROM route_contexts WHERE chain_id = ? "
+	    "AND note_expires_at > ?", SQL_U64(k->chain_id), SQL_I64(now));
+	rc = load_rows(db, &q, true, &c, &n, &cap);
+	if (rc == DB_OK) {
+		sql_reset(&q);
+		sql_add(&q, "SELECT route_id, method, resource_url, service_name, description, "
 		    "price_usdc, DATE_FORMAT(synced_at, '%Y-%m-%dT%H:%i:%sZ') FROM catalog_resources "
-		    "WHERE route_id IS NOT NULL", false, &c, &n, &cap);
+		    "WHERE route_id IS NOT NULL");
+		rc = load_rows(db, &q, false, &c, &n, &cap);
+	}
 	if (rc != DB_OK) {
 		for (size_t i = 0; i < n; i++)
 			cand_free(&c[i]);
@@ -450,11 +453,11 @@ load_corpus(struct db *db, struct corpus *k, long long now)
 
 /* One fingerprint query's single value into out[cap]; "" when NULL. */
 static enum db_rc
-fingerprint(struct db *db, const char *q, char *out, size_t cap)
+fingerprint(struct db *db, const struct sql *q, char *out, size_t cap)
 {
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
-	enum db_rc rc = db_query_text(db, q, &res);
+	enum db_rc rc = db_query(db, q, &res);
 
 	out[0] = '\0';
 	if (rc == DB_OK && res && (row = mysql_fetch_row(res)) != NULL)
@@ -479,19 +482,19 @@ corpus_refresh(struct req *r)
 	struct corpus *k = &corpus;
 	uint64_t now = now_ms(), chain = r->cfg->chain_id;
 	long long wall = (long long)time(NULL);
-	char q[512], desc[256], usage[64], reviews[64];
+	char b[512], desc[256], usage[64], reviews[64];
+	struct sql q = SQL_ON(b);
 	bool expired = k->loaded && k->next_expiry != 0 && wall >= k->next_expiry;
 	bool reload, reorder;
 	enum db_rc rc;
 
 	if (k->loaded && k->chain_id == chain && !expired && now - k->checked_ms < r->cfg->discovery_check_ms)
 		return DB_OK;
-	if (sql_format(q, sizeof(q), "SELECT CONCAT_WS(':', (SELECT COUNT(*) FROM route_contexts WHERE "
-	    "chain_id = %" PRIu64 "), (SELECT IFNULL(MAX(published_at), '') FROM route_contexts WHERE "
-	    "chain_id = %" PRIu64 "), (SELECT COUNT(*) FROM catalog_resources), (SELECT "
-	    "IFNULL(MAX(generation), 0) FROM catalog_resources))", chain, chain) < 0)
-		return DB_ERROR;
-	if ((rc = fingerprint(r->db, q, desc, sizeof(desc))) != DB_OK) {
+	sql_add(&q, "SELECT CONCAT_WS(':', (SELECT COUNT(*) FROM route_contexts WHERE "
+	    "chain_id = ?), (SELECT IFNULL(MAX(published_at), '') FROM route_contexts WHERE "
+	    "chain_id = ?), (SELECT COUNT(*) FROM catalog_resources), (SELECT "
+	    "IFNULL(MAX(generation), 0) FROM catalog_resources))", SQL_U64(chain), SQL_U64(chain));
+	if ((rc = fingerprint(r->db, &q, desc, sizeof(desc))) != DB_OK) {
 		corpus_clear(k);
 		return rc;
 	}
@@ -505,8 +508,10 @@ corpus_refresh(struct req *r)
 			return rc;
 		}
 	}
-	if (sql_format(q, sizeof(q), "SELECT IFNULL(MAX(block_number), 'none') FROM indexer_checkpoints "
-	    "WHERE chain_id = %" PRIu64, chain) < 0 || fingerprint(r->db, q, usage, sizeof(usage)) != DB_OK)
+	sql_reset(&q);
+	sql_add(&q, "SELECT IFNULL(MAX(block_number), 'none') FROM indexer_checkpoints "
+	    "WHERE chain_id = ?", SQL_U64(chain));
+	if (fingerprint(r->db, &q, usage, sizeof(usage)) != DB_OK)
 		snprintf(usage, sizeof(usage), "failed");
 	if (strcmp(usage, "failed") == 0 || strcmp(usage, "none") == 0) {
 		k->activity = false;
@@ -515,8 +520,10 @@ corpus_refresh(struct req *r)
 		if (!k->activity)
 			snprintf(usage, sizeof(usage), "failed");
 	}
-	if (sql_format(q, sizeof(q), "SELECT CONCAT(COUNT(*), ':', IFNULL(MAX(id), 0)) FROM reviews WHERE "
-	    "chain_id = %" PRIu64, chain) < 0 || fingerprint(r->db, q, reviews, sizeof(reviews)) != DB_OK) {
+	sql_reset(&q);
+	sql_add(&q, "SELECT CONCAT(COUNT(*), ':', IFNULL(MAX(id), 0)) FROM reviews WHERE "
+	    "chain_id = ?", SQL_U64(chain));
+	if (fingerprint(r->db, &q, reviews, sizeof(reviews)) != DB_OK) {
 		reorder = reorder || k->reviews_ok;
 		k->reviews_ok = false;
 		reviews[0] = '\0';

@@ -38,7 +38,7 @@
 #include "keccak.h"
 #include "reviews.h"
 #include "routes.h"
-#include "sqlfmt.h"
+#include "sql.h"
 #include "table.h"
 #include "url.h"
 #include "banned.h"
@@ -221,97 +221,95 @@ h_routes_check(struct req *r, struct resp *w)
 
 /* SQL condition: c is a current (unexpired) context of the route named by
  * the second argument (chain ID, then a route_id column expression). */
-#define CTX_NOW "c.chain_id = %" PRIu64 " AND c.route_id = %s AND c.note_expires_at > UNIX_TIMESTAMP()"
+/* A current context of the route d.route_id (u.route_id); one placeholder: the chain. */
+#define CTX_NOW_D "c.chain_id = ? AND c.route_id = d.route_id AND c.note_expires_at > UNIX_TIMESTAMP()"
+#define CTX_NOW_U "c.chain_id = ? AND c.route_id = u.route_id AND c.note_expires_at > UNIX_TIMESTAMP()"
 
-/* The directory query for one page into b; 0 or -1 (escape failure or full). */
-static int
-routes_query(struct db *db, uint64_t cid, struct buf *b, const struct route_filter *f,
-    const struct cursor *c, uint64_t limit)
+/* The directory query for one page into q (bad when it does not fit). */
+static void
+routes_query(uint64_t cid, struct sql *q, const struct route_filter *f, const struct cursor *c,
+    uint64_t limit)
 {
+	const struct sqlv id = SQL_U64(cid);
 	int sort = f->sort;
 
-	buf_printf(b, "SELECT LOWER(HEX(d.route_id)), d.bb, d.bbr, d.tu, d.lb, "
-	    "(SELECT c.method FROM route_contexts c WHERE " CTX_NOW " ORDER BY c.published_at DESC, "
-	    "c.publisher LIMIT 1), (SELECT c.public_endpoint_url FROM route_contexts c WHERE " CTX_NOW
+	sql_add(q, "SELECT LOWER(HEX(d.route_id)), d.bb, d.bbr, d.tu, d.lb, "
+	    "(SELECT c.method FROM route_contexts c WHERE " CTX_NOW_D " ORDER BY c.published_at DESC, "
+	    "c.publisher LIMIT 1), (SELECT c.public_endpoint_url FROM route_contexts c WHERE " CTX_NOW_D
 	    " ORDER BY c.published_at DESC, c.publisher LIMIT 1) FROM (SELECT u.route_id, COALESCE(v.bb, 0) bb, "
 	    "COALESCE(v.bbr, 0) bbr, COALESCE(s.total_usdc, 0) tu, COALESCE(s.latest_block_number, 0) lb, "
-	    "EXISTS(SELECT 1 FROM route_contexts c WHERE " CTX_NOW ") hc FROM (SELECT route_id FROM "
-	    "route_recognition_stats WHERE chain_id = %" PRIu64 " UNION SELECT route_id FROM route_contexts "
-	    "WHERE chain_id = %" PRIu64 " AND note_expires_at > UNIX_TIMESTAMP()) u "
-	    "LEFT JOIN route_recognition_stats s ON s.chain_id = %" PRIu64 " AND s.route_id = u.route_id "
+	    "EXISTS(SELECT 1 FROM route_contexts c WHERE " CTX_NOW_U ") hc FROM (SELECT route_id FROM "
+	    "route_recognition_stats WHERE chain_id = ? UNION SELECT route_id FROM route_contexts "
+	    "WHERE chain_id = ? AND note_expires_at > UNIX_TIMESTAMP()) u "
+	    "LEFT JOIN route_recognition_stats s ON s.chain_id = ? AND s.route_id = u.route_id "
 	    "LEFT JOIN (SELECT route_id, COUNT(*) bb, COUNT(DISTINCT reviewer) bbr FROM reviews WHERE "
-	    "chain_id = %" PRIu64 " AND lane = '" BRAND_LANE "' GROUP BY route_id) v ON v.route_id = u.route_id"
-	    ") d WHERE 1", cid, "d.route_id", cid, "d.route_id", cid, "u.route_id", cid, cid, cid, cid);
+	    "chain_id = ? AND lane = '" BRAND_LANE "' GROUP BY route_id) v ON v.route_id = u.route_id"
+	    ") d WHERE 1", id, id, id, id, id, id, id);
 	if (f->ctx == CTX_WITH)
-		buf_adds(b, " AND d.hc");
+		sql_add(q, " AND d.hc");
 	else if (f->ctx == CTX_RAW)
-		buf_adds(b, " AND NOT d.hc");
+		sql_add(q, " AND NOT d.hc");
 	if (f->qlen > 0) {
-		char like[2 * 400 * 4 + 8], esc[4 * 400 * 4 + 16];
+		char like[2 * 400 * 4 + 8];
 		size_t j = 0;
 
-		for (size_t i = 0; i < f->qlen && j + 3 < sizeof(like); i++) {
+		like[j++] = '%';
+		for (size_t i = 0; i < f->qlen && j + 4 < sizeof(like); i++) {
 			if (f->q[i] == '%' || f->q[i] == '_' || f->q[i] == '\\')
 				like[j++] = '\\';
 			like[j++] = f->q[i];
 		}
+		like[j++] = '%';
 		like[j] = '\0';
-		if (db_escape(db, like, j, esc, sizeof(esc)) < 0)
-			return -1;
-		buf_printf(b, " AND EXISTS(SELECT 1 FROM route_contexts c WHERE " CTX_NOW
-		    " AND (LOWER(c.public_endpoint_url) LIKE LOWER('%%%s%%') OR LOWER(c.intent) LIKE "
-		    "LOWER('%%%s%%')))", cid, "d.route_id", esc, esc);
+		sql_add(q, " AND EXISTS(SELECT 1 FROM route_contexts c WHERE " CTX_NOW_D
+		    " AND (LOWER(c.public_endpoint_url) LIKE LOWER(?) OR LOWER(c.intent) LIKE LOWER(?)))", id,
+		    SQL_TEXTN(like, j), SQL_TEXTN(like, j));
 	}
 	if (f->origin != NULL) {
-		char esc[2 * 2100 + 1];
-		size_t n = strlen(f->origin);
-
-		if (n > 2100 || db_escape(db, f->origin, n, esc, sizeof(esc)) < 0)
-			return -1;
-		buf_printf(b, " AND EXISTS(SELECT 1 FROM route_contexts c WHERE " CTX_NOW
-		    " AND c.origin = '%s')", cid, "d.route_id", esc);
+		if (strlen(f->origin) > 2100)
+			q->bad = true;
+		sql_add(q, " AND EXISTS(SELECT 1 FROM route_contexts c WHERE " CTX_NOW_D " AND c.origin = ?)", id,
+		    SQL_TEXT(f->origin));
 	}
-	if (f->method != NULL)  /* one of route_method_names: no escaping needed */
-		buf_printf(b, " AND EXISTS(SELECT 1 FROM route_contexts c WHERE " CTX_NOW
-		    " AND c.method = '%s')", cid, "d.route_id", f->method);
-	if (f->has_recognizer) {
-		char a[ADDR_TEXT_LEN + 1];
-
-		buf_printf(b, " AND EXISTS(SELECT 1 FROM routed_boons rb WHERE rb.chain_id = %" PRIu64
-		    " AND rb.route_id = d.route_id AND rb.tipper = X'%s')", cid,
-		    addr_format_lower(&f->recognizer, a) + 2);
-	}
+	if (f->method != NULL)
+		sql_add(q, " AND EXISTS(SELECT 1 FROM route_contexts c WHERE " CTX_NOW_D " AND c.method = ?)", id,
+		    SQL_TEXT(f->method));
+	if (f->has_recognizer)
+		sql_add(q, " AND EXISTS(SELECT 1 FROM routed_boons rb WHERE rb.chain_id = ? "
+		    "AND rb.route_id = d.route_id AND rb.tipper = ?)", id, SQL_BYTES(f->recognizer.b, ADDR_LEN));
 	if (c != NULL && sort == SORT_REVIEWED)
-		buf_printf(b, " AND (d.bb < %" PRIu64 " OR (d.bb = %" PRIu64 " AND (d.bbr < %" PRIu64
-		    " OR (d.bbr = %" PRIu64 " AND (d.tu < %s OR (d.tu = %s AND (d.lb < %" PRIu64
-		    " OR (d.lb = %" PRIu64 " AND d.route_id > X'%s'))))))))", c->bb, c->bb, c->bbr, c->bbr,
-		    c->usdc, c->usdc, c->block, c->block, c->rid);
+		sql_add(q, " AND (d.bb < ? OR (d.bb = ? AND (d.bbr < ? OR (d.bbr = ? AND (d.tu < ? OR (d.tu = ? "
+		    "AND (d.lb < ? OR (d.lb = ? AND d.route_id > ?))))))))", SQL_U64(c->bb), SQL_U64(c->bb),
+		    SQL_U64(c->bbr), SQL_U64(c->bbr), SQL_DEC(c->usdc), SQL_DEC(c->usdc), SQL_U64(c->block),
+		    SQL_U64(c->block), SQL_HEX(c->rid));
 	else if (c != NULL)
-		buf_printf(b, " AND (d.lb < %" PRIu64 " OR (d.lb = %" PRIu64 " AND d.route_id > X'%s'))",
-		    c->block, c->block, c->rid);
-	buf_printf(b, " ORDER BY %s LIMIT %" PRIu64, sort == SORT_REVIEWED ?
-	    "d.bb DESC, d.bbr DESC, d.tu DESC, d.lb DESC, d.route_id ASC" : "d.lb DESC, d.route_id ASC",
-	    limit + 1);
-	return b->full ? -1 : 0;
+		sql_add(q, " AND (d.lb < ? OR (d.lb = ? AND d.route_id > ?))", SQL_U64(c->block),
+		    SQL_U64(c->block), SQL_HEX(c->rid));
+	if (sort == SORT_REVIEWED)
+		sql_add(q, " ORDER BY d.bb DESC, d.bbr DESC, d.tu DESC, d.lb DESC, d.route_id ASC");
+	else
+		sql_add(q, " ORDER BY d.lb DESC, d.route_id ASC");
+	sql_add(q, " LIMIT ?", SQL_U64(limit + 1));
 }
 
 /* globalStats{} of the configured chain into *out. */
 static enum db_rc
 global_stats_new(struct db *db, const struct config *cfg, json_object **out)
 {
-	char q[1024];
+	char b[1024];
+	struct sql q = SQL_ON(b);
+	const struct sqlv id = SQL_U64(cfg->chain_id);
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row = NULL;
 	json_object *o;
 	enum db_rc rc;
 
-	if (sql_format(q, sizeof(q), "SELECT (SELECT COUNT(*) FROM (SELECT route_id FROM route_recognition_stats "
-	    "WHERE chain_id = %" PRIu64 " UNION SELECT route_id FROM route_contexts WHERE chain_id = %"
-	    PRIu64 " AND note_expires_at > UNIX_TIMESTAMP()) u), COALESCE(SUM(recognition_count), 0), "
+	sql_add(&q, "SELECT (SELECT COUNT(*) FROM (SELECT route_id FROM route_recognition_stats "
+	    "WHERE chain_id = ? UNION SELECT route_id FROM route_contexts WHERE chain_id = ? "
+	    "AND note_expires_at > UNIX_TIMESTAMP()) u), COALESCE(SUM(recognition_count), 0), "
 	    "COALESCE(SUM(total_usdc), 0), COALESCE(SUM(boon_burned), 0) FROM route_recognition_stats "
-	    "WHERE chain_id = %" PRIu64, cfg->chain_id, cfg->chain_id, cfg->chain_id) < 0)
-		return DB_ERROR;
-	if ((rc = db_query_text(db, q, &res)) != DB_OK)
+	    "WHERE chain_id = ?", id, id, id);
+	if ((rc = db_query(db, &q, &res)) != DB_OK)
 		return rc;
 	if (res)
 		row = mysql_fetch_row(res);
@@ -383,7 +381,8 @@ routes_select(struct req *r, const struct route_filter *f, const char *cursor, u
     json_object *out_array, bool *more, char next[ROUTES_CURSOR_MAX])
 {
 	struct cursor c, *cp = NULL;
-	struct buf q;
+	char b[16 * 1024];
+	struct sql q = SQL_ON(b);
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row, last = NULL;
 	json_object *ent;
@@ -397,12 +396,8 @@ routes_select(struct req *r, const struct route_filter *f, const char *cursor, u
 			return DB_ERROR;
 		cp = &c;
 	}
-	buf_init(&q, 16 * 1024);
-	if (routes_query(r->db, r->cfg->chain_id, &q, f, cp, limit) < 0) {
-		rc = DB_ERROR;
-		goto out;
-	}
-	if ((rc = db_query_text(r->db, buf_str(&q), &res)) != DB_OK)
+	routes_query(r->cfg->chain_id, &q, f, cp, limit);
+	if ((rc = db_query(r->db, &q, &res)) != DB_OK)
 		goto out;
 	while (res && (row = mysql_fetch_row(res)) != NULL) {
 		if (n == limit) {
@@ -421,7 +416,6 @@ routes_select(struct req *r, const struct route_filter *f, const char *cursor, u
 out:
 	if (res)
 		mysql_free_result(res);
-	buf_release(&q);
 	return rc;
 }
 

@@ -46,7 +46,7 @@
 #include "discovery.h"
 #include "hex.h"
 #include "json.h"
-#include "sqlfmt.h"
+#include "sql.h"
 #include "table.h"
 #include "timefmt.h"
 #include "wordindex.h"
@@ -272,7 +272,8 @@ find_mine(const struct mine *m, size_t n, const struct cand *c)
 static enum db_rc
 load_mine(struct req *r, const char *rhex, struct mine **out, size_t *n)
 {
-	char q[768];
+	char b[768];
+	struct sql q = SQL_ON(b);
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
 	enum db_rc rc;
@@ -280,11 +281,10 @@ load_mine(struct req *r, const char *rhex, struct mine **out, size_t *n)
 
 	*out = NULL;
 	*n = 0;
-	if (sql_format(q, sizeof(q), "SELECT route_id, lane, review_text, DATE_FORMAT(published_at, "
-	    "'%%Y-%%m-%%dT%%H:%%i:%%sZ') FROM reviews WHERE chain_id = %" PRIu64 " AND reviewer = X'%s' "
-	    "ORDER BY route_id, published_at DESC, id DESC", r->cfg->chain_id, rhex) < 0)
-		return DB_ERROR;
-	if ((rc = db_query_text(r->db, q, &res)) != DB_OK)
+	sql_add(&q, "SELECT route_id, lane, review_text, DATE_FORMAT(published_at, "
+	    "'%Y-%m-%dT%H:%i:%sZ') FROM reviews WHERE chain_id = ? AND reviewer = ? "
+	    "ORDER BY route_id, published_at DESC, id DESC", SQL_U64(r->cfg->chain_id), SQL_HEX(rhex));
+	if ((rc = db_query(r->db, &q, &res)) != DB_OK)
 		return rc;
 	while (res && (row = mysql_fetch_row(res)) != NULL) {
 		unsigned long *len = mysql_fetch_lengths(res);

@@ -46,8 +46,9 @@
 #include "brand.h"
 #include "buf.h"
 #include "dbfail.h"
-#include "hex.h"
 #include "directory.h"
+#include "hex.h"
+#include "sql.h"
 #include "table.h"
 #include "timefmt.h"
 #include "banned.h"
@@ -74,7 +75,8 @@ static const char *const role_names[ROLE__MAX] = {
 /* What one answer collects. */
 struct graph {
 	struct req *r;
-	struct buf in;          /* "X'..',X'..'": the selected route IDs */
+	uint8_t (*ids)[32];     /* the selected route IDs */
+	size_t nids;
 	json_object *edges;
 	json_object *wallets;   /* lowercase hex40 -> roles bit mask, in first-seen order */
 	json_object *bounds;
@@ -145,44 +147,68 @@ bounds_add(struct graph *g, const char *kind, uint64_t shown, uint64_t matched)
 	json_object_object_add(g->bounds, kind, o);
 }
 
-/* Run "SELECT COUNT(*) FROM (<inner>) x" and then inner with the limit. */
+/* The selected route IDs as "?,?,..." ("NULL" when none: IN (NULL) matches nothing). */
+static void
+add_ids(struct sql *q, const struct graph *g)
+{
+	if (g->nids == 0)
+		sql_add(q, "NULL");
+	for (size_t i = 0; i < g->nids; i++)
+		if (i)
+			sql_add(q, ",?", SQL_BYTES(g->ids[i], 32));
+		else
+			sql_add(q, "?", SQL_BYTES(g->ids[i], 32));
+}
+
+/* Run the count and then the rows. */
 static enum db_rc
-graph_rows(struct graph *g, const char *count_sql, const char *rows_sql, uint64_t *matched,
+graph_rows(struct graph *g, const struct sql *count, const struct sql *rows, uint64_t *matched,
     MYSQL_RES **res)
 {
 	bool found;
 	enum db_rc rc;
 
-	if ((rc = db_query_u64_text(g->r->db, count_sql, matched, &found)) != DB_OK)
+	if ((rc = db_query_u64(g->r->db, count, matched, &found)) != DB_OK)
 		return rc;
-	return db_query_text(g->r->db, rows_sql, res);
+	return db_query(g->r->db, rows, res);
 }
 
+/* Two statements over buffers of 32 KiB each in the request pool. */
+static int
+two_on(struct graph *g, struct sql *c, struct sql *q)
+{
+	char *a = pool_alloc(&g->r->pool, 32 * 1024), *b = pool_alloc(&g->r->pool, 32 * 1024);
+
+	if (a == NULL || b == NULL)
+		return -1;
+	sql_on(c, a, 32 * 1024);
+	sql_on(q, b, 32 * 1024);
+	return 0;
+}
 /* Recognized edges: the newest indexed routed recognitions of the routes. */
 static enum db_rc
 graph_recognized(struct graph *g, uint64_t max)
 {
-	struct buf c, q;
+	struct sql c, q;
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
 	uint64_t matched = 0, shown = 0;
 	char from[80], pay[80], tx[2 + 64 + 1], a[ADDR_TEXT_LEN + 1];
 	enum db_rc rc;
 
-	buf_init(&c, 32 * 1024);
-	buf_init(&q, 32 * 1024);
-	buf_printf(&c, "SELECT COUNT(*) FROM routed_boons WHERE chain_id = %" PRIu64
-	    " AND route_id IN (%s)", g->r->cfg->chain_id, buf_str(&g->in));
-	buf_printf(&q, "SELECT LOWER(HEX(route_id)), LOWER(HEX(tipper)), LOWER(HEX(tx_hash)), log_index, "
+	if (two_on(g, &c, &q) < 0)
+		return DB_ERROR;
+	sql_add(&c, "SELECT COUNT(*) FROM routed_boons WHERE chain_id = ? AND route_id IN (",
+	    SQL_U64(g->r->cfg->chain_id));
+	add_ids(&c, g);
+	sql_add(&c, ")");
+	sql_add(&q, "SELECT LOWER(HEX(route_id)), LOWER(HEX(tipper)), LOWER(HEX(tx_hash)), log_index, "
 	    "block_number, block_time, LOWER(HEX(endpoint_pay_to)), endpoint_usdc, "
-	    "LOWER(HEX(network_pay_to)), network_usdc, boon_burned FROM routed_boons WHERE chain_id = %"
-	    PRIu64 " AND route_id IN (%s) ORDER BY block_number DESC, log_index DESC, tx_hash LIMIT %"
-	    PRIu64, g->r->cfg->chain_id, buf_str(&g->in), max);
-	if (c.full || q.full) {
-		rc = DB_ERROR;
-		goto out;
-	}
-	if ((rc = graph_rows(g, buf_str(&c), buf_str(&q), &matched, &res)) != DB_OK)
+	    "LOWER(HEX(network_pay_to)), network_usdc, boon_burned FROM routed_boons WHERE chain_id = ? "
+	    "AND route_id IN (", SQL_U64(g->r->cfg->chain_id));
+	add_ids(&q, g);
+	sql_add(&q, ") ORDER BY block_number DESC, log_index DESC, tx_hash LIMIT ?", SQL_U64(max));
+	if ((rc = graph_rows(g, &c, &q, &matched, &res)) != DB_OK)
 		goto out;
 	while (res && (row = mysql_fetch_row(res)) != NULL) {
 		json_object *e;
@@ -214,8 +240,6 @@ graph_recognized(struct graph *g, uint64_t max)
 out:
 	if (res)
 		mysql_free_result(res);
-	buf_release(&c);
-	buf_release(&q);
 	return rc;
 }
 
@@ -223,27 +247,26 @@ out:
 static enum db_rc
 graph_reviewed(struct graph *g, uint64_t max)
 {
-	struct buf c, q;
+	struct sql c, q;
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
 	uint64_t matched = 0, shown = 0;
 	char from[80], a[ADDR_TEXT_LEN + 1];
 	enum db_rc rc;
 
-	buf_init(&c, 32 * 1024);
-	buf_init(&q, 32 * 1024);
-	buf_printf(&c, "SELECT COUNT(*) FROM (SELECT 1 FROM reviews WHERE chain_id = %" PRIu64
-	    " AND route_id IN (%s) GROUP BY route_id, reviewer, lane) x", g->r->cfg->chain_id,
-	    buf_str(&g->in));
-	buf_printf(&q, "SELECT LOWER(HEX(route_id)), LOWER(HEX(reviewer)), lane, COUNT(*), "
-	    "DATE_FORMAT(MAX(published_at), '%%Y-%%m-%%dT%%H:%%i:%%sZ') FROM reviews WHERE chain_id = %"
-	    PRIu64 " AND route_id IN (%s) GROUP BY route_id, reviewer, lane ORDER BY MAX(published_at) "
-	    "DESC, route_id, lane, reviewer LIMIT %" PRIu64, g->r->cfg->chain_id, buf_str(&g->in), max);
-	if (c.full || q.full) {
-		rc = DB_ERROR;
-		goto out;
-	}
-	if ((rc = graph_rows(g, buf_str(&c), buf_str(&q), &matched, &res)) != DB_OK)
+	if (two_on(g, &c, &q) < 0)
+		return DB_ERROR;
+	sql_add(&c, "SELECT COUNT(*) FROM (SELECT 1 FROM reviews WHERE chain_id = ? AND route_id IN (",
+	    SQL_U64(g->r->cfg->chain_id));
+	add_ids(&c, g);
+	sql_add(&c, ") GROUP BY route_id, reviewer, lane) x");
+	sql_add(&q, "SELECT LOWER(HEX(route_id)), LOWER(HEX(reviewer)), lane, COUNT(*), "
+	    "DATE_FORMAT(MAX(published_at), '%Y-%m-%dT%H:%i:%sZ') FROM reviews WHERE chain_id = ? "
+	    "AND route_id IN (", SQL_U64(g->r->cfg->chain_id));
+	add_ids(&q, g);
+	sql_add(&q, ") GROUP BY route_id, reviewer, lane ORDER BY MAX(published_at) "
+	    "DESC, route_id, lane, reviewer LIMIT ?", SQL_U64(max));
+	if ((rc = graph_rows(g, &c, &q, &matched, &res)) != DB_OK)
 		goto out;
 	while (res && (row = mysql_fetch_row(res)) != NULL) {
 		json_object *e;
@@ -263,8 +286,6 @@ graph_reviewed(struct graph *g, uint64_t max)
 out:
 	if (res)
 		mysql_free_result(res);
-	buf_release(&c);
-	buf_release(&q);
 	return rc;
 }
 
@@ -272,28 +293,26 @@ out:
 static enum db_rc
 graph_described(struct graph *g, uint64_t max)
 {
-	struct buf c, q;
+	struct sql c, q;
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
 	uint64_t matched = 0, shown = 0;
 	char from[80], t[40], a[ADDR_TEXT_LEN + 1];
 	enum db_rc rc;
 
-	buf_init(&c, 32 * 1024);
-	buf_init(&q, 32 * 1024);
-	buf_printf(&c, "SELECT COUNT(*) FROM route_contexts WHERE chain_id = %" PRIu64
-	    " AND route_id IN (%s) AND note_expires_at > UNIX_TIMESTAMP()", g->r->cfg->chain_id,
-	    buf_str(&g->in));
-	buf_printf(&q, "SELECT LOWER(HEX(route_id)), LOWER(HEX(publisher)), participant_roles, "
-	    "DATE_FORMAT(published_at, '%%Y-%%m-%%dT%%H:%%i:%%sZ'), note_expires_at FROM route_contexts "
-	    "WHERE chain_id = %" PRIu64 " AND route_id IN (%s) AND note_expires_at > UNIX_TIMESTAMP() "
-	    "ORDER BY published_at DESC, route_id, publisher LIMIT %" PRIu64, g->r->cfg->chain_id,
-	    buf_str(&g->in), max);
-	if (c.full || q.full) {
-		rc = DB_ERROR;
-		goto out;
-	}
-	if ((rc = graph_rows(g, buf_str(&c), buf_str(&q), &matched, &res)) != DB_OK)
+	if (two_on(g, &c, &q) < 0)
+		return DB_ERROR;
+	sql_add(&c, "SELECT COUNT(*) FROM route_contexts WHERE chain_id = ? AND route_id IN (",
+	    SQL_U64(g->r->cfg->chain_id));
+	add_ids(&c, g);
+	sql_add(&c, ") AND note_expires_at > UNIX_TIMESTAMP()");
+	sql_add(&q, "SELECT LOWER(HEX(route_id)), LOWER(HEX(publisher)), participant_roles, "
+	    "DATE_FORMAT(published_at, '%Y-%m-%dT%H:%i:%sZ'), note_expires_at FROM route_contexts "
+	    "WHERE chain_id = ? AND route_id IN (", SQL_U64(g->r->cfg->chain_id));
+	add_ids(&q, g);
+	sql_add(&q, ") AND note_expires_at > UNIX_TIMESTAMP() "
+	    "ORDER BY published_at DESC, route_id, publisher LIMIT ?", SQL_U64(max));
+	if ((rc = graph_rows(g, &c, &q, &matched, &res)) != DB_OK)
 		goto out;
 	while (res && (row = mysql_fetch_row(res)) != NULL) {
 		json_object *e, *roles = json_object_new_array();
@@ -324,8 +343,6 @@ graph_described(struct graph *g, uint64_t max)
 out:
 	if (res)
 		mysql_free_result(res);
-	buf_release(&c);
-	buf_release(&q);
 	return rc;
 }
 
@@ -407,7 +424,6 @@ h_graph_get(struct req *r, struct resp *w)
 
 	if ((e = route_filter_from_req(r, w, &f)) != ERR_NONE)
 		return e;
-	buf_init(&g.in, 8 * 1024);
 	g.edges = json_object_new_array();
 	g.wallets = json_object_new_object();
 	g.bounds = json_object_new_object();
@@ -416,6 +432,10 @@ h_graph_get(struct req *r, struct resp *w)
 	if ((rc = routes_select(r, &f, NULL, limit, routes, &more, next)) != DB_OK)
 		goto out;
 	n = json_object_array_length(routes);
+	if ((g.ids = pool_alloc(&r->pool, (n + 1) * sizeof(*g.ids))) == NULL) {
+		rc = DB_ERROR;
+		goto out;
+	}
 	for (size_t i = 0; i < n; i++) {
 		json_object *ent = json_object_array_get_idx(routes, i), *rid;
 		const char *h;
@@ -426,17 +446,14 @@ h_graph_get(struct req *r, struct resp *w)
 			rc = DB_ERROR;
 			goto out;
 		}
-		buf_printf(&g.in, "%sX'%s'", i ? "," : "", h + 2);
+		if (hex_decode_fixed(h, 66, g.ids[g.nids++], 32, true) < 0) {
+			rc = DB_ERROR;
+			goto out;
+		}
 		snprintf(id, sizeof(id), "route:%s", h);
 		json_object_object_add(ent, "id", json_object_new_string(id));
 		json_object_object_add(ent, "kind", json_object_new_string("endpoint"));
 		json_object_array_add(nodes, json_object_get(ent));
-	}
-	if (n == 0)
-		buf_adds(&g.in, "NULL");  /* "IN (NULL)" matches nothing */
-	if (g.in.full) {
-		rc = DB_ERROR;
-		goto out;
 	}
 	rb = json_object_new_object();
 	json_object_object_add(rb, "limit", json_object_new_int64((int64_t)limit));
@@ -466,7 +483,6 @@ h_graph_get(struct req *r, struct resp *w)
 out:
 	if (rc != DB_OK)
 		e = db_fail(w, rc);
-	buf_release(&g.in);
 	json_object_put(o);
 	json_object_put(routes);
 	json_object_put(nodes);

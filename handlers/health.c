@@ -15,7 +15,7 @@
 
 #include "config.h"
 #include "db.h"
-#include "sqlfmt.h"
+#include "sql.h"
 #include "table.h"
 #include "timefmt.h"
 #include "version.h"
@@ -47,18 +47,17 @@ now_ms(void)
 static enum db_rc
 read_indexer(struct req *r)
 {
-	char q[512], contract[ADDR_TEXT_LEN + 1];
+	char b[512];
+	struct sql q = SQL_ON(b);
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
 	enum db_rc rc;
 
-	addr_format_lower(&r->cfg->companion_address, contract);
-	if (sql_format(q, sizeof(q), "SELECT block_number, head_block, TIMESTAMPDIFF(SECOND, head_seen_at, "
-	    "UTC_TIMESTAMP()), last_error FROM indexer_checkpoints WHERE chain_id = %" PRIu64
-	    " AND contract = X'%s'", r->cfg->chain_id, contract + 2) < 0)
-		return DB_ERROR;
+	sql_add(&q, "SELECT block_number, head_block, TIMESTAMPDIFF(SECOND, head_seen_at, "
+	    "UTC_TIMESTAMP()), last_error FROM indexer_checkpoints WHERE chain_id = ? AND contract = ?",
+	    SQL_U64(r->cfg->chain_id), SQL_BYTES(r->cfg->companion_address.b, ADDR_LEN));
 	cache.ix_row = false;
-	if ((rc = db_query_text(r->db, q, &res)) != DB_OK)
+	if ((rc = db_query(r->db, &q, &res)) != DB_OK)
 		return rc;
 	if (res && (row = mysql_fetch_row(res)) != NULL) {
 		cache.ix_row = true;
@@ -109,10 +108,12 @@ h_health_get(struct req *r, struct resp *w)
 
 	if (!cache.valid || now - cache.checked_ms >= r->cfg->health_ttl_ms) {
 		bool found;
+		char b[64];
+		struct sql q = SQL_ON(b);
 
 		cache.valid = false;
-		if (db_query_u64_text(r->db, "SELECT MAX(version) FROM schema_migrations",
-		    &cache.schema_version, &found) != DB_OK || read_indexer(r) != DB_OK)
+		sql_add(&q, "SELECT MAX(version) FROM schema_migrations");
+		if (db_query_u64(r->db, &q, &cache.schema_version, &found) != DB_OK || read_indexer(r) != DB_OK)
 			return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
 		cache.valid = true;
 		cache.checked_ms = now;

@@ -62,7 +62,7 @@
 #include "reports.h"
 #include "reviews.h"
 #include "sha256.h"
-#include "sqlfmt.h"
+#include "sql.h"
 #include "table.h"
 #include "timefmt.h"
 #include "banned.h"
@@ -171,20 +171,18 @@ route_facts(struct req *r, json_object *cand, json_object **out)
 	json_object *f, *sum = NULL, *price = get(cand, "price"), *usage = get(cand, "usage");
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row = NULL;
-	char q[1024], stamp[32];
+	char b[1024], stamp[32];
+	struct sql q = SQL_ON(b);
 	enum db_rc rc;
 
 	*out = NULL;
 	if ((rc = review_summary(r->db, r->cfg, rid, &sum)) != DB_OK)
 		return rc;
-	if (sql_format(q, sizeof(q), "SELECT s.total_usdc, s.latest_block_time, (SELECT COUNT(*) FROM route_contexts c "
-	    "WHERE c.chain_id = %" PRIu64 " AND c.route_id = X'%s' AND c.note_expires_at > UNIX_TIMESTAMP()) "
-	    "FROM (SELECT 1) d LEFT JOIN route_recognition_stats s ON s.chain_id = %" PRIu64 " AND "
-	    "s.route_id = X'%s'", r->cfg->chain_id, rid, r->cfg->chain_id, rid) < 0) {
-		json_object_put(sum);
-		return DB_ERROR;
-	}
-	if ((rc = db_query_text(r->db, q, &res)) != DB_OK) {
+	sql_add(&q, "SELECT s.total_usdc, s.latest_block_time, (SELECT COUNT(*) FROM route_contexts c "
+	    "WHERE c.chain_id = ? AND c.route_id = ? AND c.note_expires_at > UNIX_TIMESTAMP()) "
+	    "FROM (SELECT 1) d LEFT JOIN route_recognition_stats s ON s.chain_id = ? AND "
+	    "s.route_id = ?", SQL_U64(r->cfg->chain_id), SQL_HEX(rid), SQL_U64(r->cfg->chain_id), SQL_HEX(rid));
+	if ((rc = db_query(r->db, &q, &res)) != DB_OK) {
 		json_object_put(sum);
 		return rc;
 	}

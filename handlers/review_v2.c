@@ -45,7 +45,7 @@
 #include "receipt.h"
 #include "review.h"
 #include "route.h"
-#include "sqlfmt.h"
+#include "sql.h"
 #include "table.h"
 #include "banned.h"
 
@@ -71,19 +71,19 @@ struct v2 {
 static enum db_rc
 route_url(struct req *r, const char *rid, struct v2 *c, bool *found)
 {
-	char q[1024];
+	char b[1024];
+	struct sql q = SQL_ON(b);
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
 	enum db_rc rc;
 
 	*found = false;
 	/* A route context's URL is the normalized one; the catalog's is as listed. */
-	if (sql_format(q, sizeof(q), "SELECT method, url FROM (SELECT 0 src, method, public_endpoint_url url "
-	    "FROM route_contexts WHERE chain_id = %" PRIu64 " AND route_id = X'%s' UNION ALL SELECT 1, "
-	    "method, resource_url FROM catalog_resources WHERE route_id = X'%s') x ORDER BY src, url "
-	    "LIMIT 1", r->cfg->chain_id, rid, rid) < 0)
-		return DB_ERROR;
-	if ((rc = db_query_text(r->db, q, &res)) != DB_OK)
+	sql_add(&q, "SELECT method, url FROM (SELECT 0 src, method, public_endpoint_url url "
+	    "FROM route_contexts WHERE chain_id = ? AND route_id = ? UNION ALL SELECT 1, "
+	    "method, resource_url FROM catalog_resources WHERE route_id = ?) x ORDER BY src, url "
+	    "LIMIT 1", SQL_U64(r->cfg->chain_id), SQL_HEX(rid), SQL_HEX(rid));
+	if ((rc = db_query(r->db, &q, &res)) != DB_OK)
 		return rc;
 	if (res && (row = mysql_fetch_row(res)) != NULL && row[0] && row[1] &&
 	    strlen(row[0]) < sizeof(c->method) && strlen(row[1]) <= RECEIPT_URL_MAX) {

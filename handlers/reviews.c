@@ -33,7 +33,7 @@
 #include "json.h"
 #include "review.h"
 #include "reviews.h"
-#include "sqlfmt.h"
+#include "sql.h"
 #include "table.h"
 #include "timefmt.h"
 #include "walletsig.h"
@@ -115,21 +115,20 @@ review_record(MYSQL_ROW row)
 enum db_rc
 review_summary(struct db *db, const struct config *cfg, const char *rid, json_object **out)
 {
-	char q[1024], ch[ADDR_LEN * 2 + 3];
+	char b[1024];
+	struct sql q = SQL_ON(b);
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row = NULL;
 	json_object *o;
 	enum db_rc rc;
 
-	hex_encode(cfg->companion_address.b, ADDR_LEN, ch);
-	if (sql_format(q, sizeof(q), "SELECT COUNT(*), COALESCE(SUM(lane = '" BRAND_LANE "'), 0), "
+	sql_add(&q, "SELECT COUNT(*), COALESCE(SUM(lane = '" BRAND_LANE "'), 0), "
 	    "COALESCE(SUM(lane = 'receipt_verified'), 0), COALESCE(SUM(lane = 'self_reported'), 0), "
-	    "COUNT(DISTINCT reviewer), DATE_FORMAT(MAX(published_at), '%%Y-%%m-%%dT%%H:%%i:%%sZ'), "
-	    "EXISTS(SELECT 1 FROM indexer_checkpoints WHERE chain_id = %" PRIu64 " AND contract = X'%s') "
-	    "FROM reviews WHERE chain_id = %" PRIu64 " AND route_id = X'%s'",
-	    cfg->chain_id, ch + 2, cfg->chain_id, rid) < 0)
-		return DB_ERROR;
-	if ((rc = db_query_text(db, q, &res)) != DB_OK)
+	    "COUNT(DISTINCT reviewer), DATE_FORMAT(MAX(published_at), '%Y-%m-%dT%H:%i:%sZ'), "
+	    "EXISTS(SELECT 1 FROM indexer_checkpoints WHERE chain_id = ? AND contract = ?) "
+	    "FROM reviews WHERE chain_id = ? AND route_id = ?", SQL_U64(cfg->chain_id),
+	    SQL_BYTES(cfg->companion_address.b, ADDR_LEN), SQL_U64(cfg->chain_id), SQL_HEX(rid));
+	if ((rc = db_query(db, &q, &res)) != DB_OK)
 		return rc;
 	if (res)
 		row = mysql_fetch_row(res);
@@ -157,17 +156,17 @@ static enum db_rc
 load_by_recognition(struct req *r, const char *tx, uint64_t log_index, json_object **out,
     char *digest_hex, size_t dcap)
 {
-	char q[1024];
+	char b[1024];
+	struct sql q = SQL_ON(b);
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
 	enum db_rc rc;
 
 	*out = NULL;
-	if (sql_format(q, sizeof(q), "SELECT " REVIEW_COLUMNS ", LOWER(HEX(r.digest)) FROM " REVIEW_FROM
-	    " WHERE r.chain_id = %" PRIu64 " AND r.recognition_tx_hash = X'%s' AND "
-	    "r.recognition_log_index = %" PRIu64, r->cfg->chain_id, tx, log_index) < 0)
-		return DB_ERROR;
-	if ((rc = db_query_text(r->db, q, &res)) != DB_OK)
+	sql_add(&q, "SELECT " REVIEW_COLUMNS ", LOWER(HEX(r.digest)) FROM " REVIEW_FROM
+	    " WHERE r.chain_id = ? AND r.recognition_tx_hash = ? AND r.recognition_log_index = ?",
+	    SQL_U64(r->cfg->chain_id), SQL_HEX(tx), SQL_U64(log_index));
+	if ((rc = db_query(r->db, &q, &res)) != DB_OK)
 		return rc;
 	if (res && (row = mysql_fetch_row(res)) != NULL) {
 		*out = review_record(row);
@@ -186,11 +185,11 @@ h_review_v1_post(struct req *r, struct resp *w)
 	struct addr tipper;
 	enum walletsig_kind kind = WALLETSIG_EOA;
 	uint8_t digest[32], raw[65];
-	char field[64], why[256], tx[65], rid[65], dg[65], reviewer[ADDR_TEXT_LEN + 1], q[512], stored[65];
+	char field[64], why[256], tx[65], rid[65], dg[65], qb[512], stored[65];
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
 	json_object *rec;
-	struct buf ins;
+	struct sql q = SQL_ON(qb), ins;
 	size_t jl;
 	const char *js;
 	enum db_rc rc;
@@ -210,10 +209,9 @@ h_review_v1_post(struct req *r, struct resp *w)
 	memcpy(tx, hex_encode(v.tx_hash, 32, why) + 2, 65);
 	memcpy(rid, hex_encode(v.route_id, 32, why) + 2, 65);
 	memcpy(dg, hex_encode(digest, 32, why) + 2, 65);
-	if (sql_format(q, sizeof(q), "SELECT tipper, route_id FROM routed_boons WHERE chain_id = %" PRIu64
-	    " AND tx_hash = X'%s' AND log_index = %" PRIu64, r->cfg->chain_id, tx, v.log_index) < 0)
-		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
-	if ((rc = db_query_text(r->db, q, &res)) != DB_OK)
+	sql_add(&q, "SELECT tipper, route_id FROM routed_boons WHERE chain_id = ? AND tx_hash = ? "
+	    "AND log_index = ?", SQL_U64(r->cfg->chain_id), SQL_BYTES(v.tx_hash, 32), SQL_U64(v.log_index));
+	if ((rc = db_query(r->db, &q, &res)) != DB_OK)
 		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
 	if (res && (row = mysql_fetch_row(res)) != NULL) {
 		unsigned long *len = mysql_fetch_lengths(res);
@@ -245,26 +243,23 @@ h_review_v1_post(struct req *r, struct resp *w)
 	}
 
 	js = json_dump(rv->object, &jl);
-	buf_init(&ins, 64 * 1024);
 	{
-		char text[2 * REVIEW_TEXT_MAX + 1], jesc[2 * 8192 + 1], sg[131];
+		const size_t cap = 64 * 1024;
+		char *ib = pool_alloc(&r->pool, cap);
 
-		if (db_escape(r->db, v.text, v.text_len, text, sizeof(text)) < 0 || jl > 8192 ||
-		    db_escape(r->db, js, jl, jesc, sizeof(jesc)) < 0) {
-			buf_release(&ins);
+		if (ib == NULL || js == NULL || jl > 8192)
 			return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
-		}
-		memcpy(sg, sv->text + 2, 130);
-		sg[130] = '\0';
-		buf_printf(&ins, "INSERT INTO reviews (chain_id, lane, route_id, reviewer, review_text, "
+		sql_on(&ins, ib, cap);
+		sql_add(&ins, "INSERT INTO reviews (chain_id, lane, route_id, reviewer, review_text, "
 		    "created_at, published_at, digest, signature, signature_kind, review_json, "
-		    "recognition_tx_hash, recognition_log_index) VALUES (%" PRIu64 ", '" BRAND_LANE "', "
-		    "X'%s', X'%s', '%s', %" PRIu64 ", UTC_TIMESTAMP(6), X'%s', X'%s', '%s', '%s', X'%s', %"
-		    PRIu64 ")", r->cfg->chain_id, rid, addr_format_lower(&tipper, reviewer) + 2, text,
-		    v.created_at, dg, sg, walletsig_kind_column(kind), jesc, tx, v.log_index);
+		    "recognition_tx_hash, recognition_log_index) VALUES (?, '" BRAND_LANE "', "
+		    "?, ?, ?, ?, UTC_TIMESTAMP(6), ?, ?, ?, ?, ?, ?)", SQL_U64(r->cfg->chain_id),
+		    SQL_BYTES(v.route_id, 32), SQL_BYTES(tipper.b, ADDR_LEN), SQL_TEXTN(v.text, v.text_len),
+		    SQL_U64(v.created_at), SQL_BYTES(digest, 32), SQL_BYTES(raw, 65),
+		    SQL_TEXT(walletsig_kind_column(kind)), SQL_TEXTN(js, jl), SQL_BYTES(v.tx_hash, 32),
+		    SQL_U64(v.log_index));
 	}
-	rc = ins.full ? DB_ERROR : db_exec_text(r->db, buf_str(&ins), false);
-	buf_release(&ins);
+	rc = db_exec(r->db, &ins);
 	if (rc != DB_OK && rc != DB_DUPLICATE)
 		return db_fail(w, rc);
 	if (load_by_recognition(r, tx, v.log_index, &rec, stored, sizeof(stored)) != DB_OK || rec == NULL)
@@ -286,7 +281,8 @@ h_site_route_reviews_get(struct req *r, struct resp *w)
 {
 	const struct value *rv = req_val(r, "routeId");
 	uint64_t limit = req_val(r, "limit")->u, offset = req_val(r, "offset")->u;
-	char rid[67], q[1400];
+	char rid[67], b[1400];
+	struct sql q = SQL_ON(b);
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
 	json_object *o, *sum, *arr, *pg;
@@ -306,11 +302,10 @@ h_site_route_reviews_get(struct req *r, struct resp *w)
 		total = c ? json_object_get_int64(c) : 0;
 	}
 	res = NULL;
-	if (sql_format(q, sizeof(q), "SELECT " REVIEW_COLUMNS " FROM " REVIEW_FROM " WHERE r.chain_id = %"
-	    PRIu64 " AND r.route_id = X'%s' ORDER BY r.published_at DESC, r.id DESC LIMIT %" PRIu64
-	    " OFFSET %" PRIu64, r->cfg->chain_id, rid + 2, limit, offset) < 0)
-		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
-	if (db_query_text(r->db, q, &res) != DB_OK)
+	sql_add(&q, "SELECT " REVIEW_COLUMNS " FROM " REVIEW_FROM " WHERE r.chain_id = ? "
+	    "AND r.route_id = ? ORDER BY r.published_at DESC, r.id DESC LIMIT ? OFFSET ?",
+	    SQL_U64(r->cfg->chain_id), SQL_BYTES(rv->b32, 32), SQL_U64(limit), SQL_U64(offset));
+	if (db_query(r->db, &q, &res) != DB_OK)
 		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
 	o = json_object_new_object();
 	if (pool_defer(&r->pool, json_release, o) < 0) {

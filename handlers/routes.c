@@ -47,7 +47,7 @@
 #include "hex.h"
 #include "reviews.h"
 #include "routes.h"
-#include "sqlfmt.h"
+#include "sql.h"
 #include "table.h"
 #include "banned.h"
 
@@ -97,17 +97,17 @@ route_contract_new(const struct config *cfg)
 static enum db_rc
 route_known(struct db *db, const struct config *cfg, const char *rid, bool *known)
 {
-	char q[512];
+	char b[512];
+	struct sql q = SQL_ON(b);
 	uint64_t n = 0;
 	bool found;
 	enum db_rc rc;
 
-	if (sql_format(q, sizeof(q), "SELECT EXISTS(SELECT 1 FROM route_recognition_stats WHERE chain_id = %"
-	    PRIu64 " AND route_id = X'%s') OR EXISTS(SELECT 1 FROM route_contexts WHERE chain_id = %"
-	    PRIu64 " AND route_id = X'%s' AND note_expires_at > UNIX_TIMESTAMP())", cfg->chain_id, rid,
-	    cfg->chain_id, rid) < 0)
-		return DB_ERROR;
-	rc = db_query_u64_text(db, q, &n, &found);
+	sql_add(&q, "SELECT EXISTS(SELECT 1 FROM route_recognition_stats WHERE chain_id = ? "
+	    "AND route_id = ?) OR EXISTS(SELECT 1 FROM route_contexts WHERE chain_id = ? "
+	    "AND route_id = ? AND note_expires_at > UNIX_TIMESTAMP())", SQL_U64(cfg->chain_id), SQL_HEX(rid),
+	    SQL_U64(cfg->chain_id), SQL_HEX(rid));
+	rc = db_query_u64(db, &q, &n, &found);
 	*known = rc == DB_OK && n == 1;
 	return rc;
 }
@@ -177,14 +177,16 @@ pagination_new(uint64_t limit, uint64_t offset, uint64_t total)
 }
 
 /*
- * Answer a page of the routed recognitions of the companion matching the
- * SQL condition `where` (built from validated values only), newest first.
+ * Answer a page of the routed recognitions of the companion whose route
+ * (or, when by_tx, transaction) is key, newest first.
  */
 static enum err
-recognitions_answer(struct req *r, struct resp *w, const char *where, uint64_t limit, uint64_t offset)
+recognitions_answer(struct req *r, struct resp *w, bool by_tx, const uint8_t key[32], uint64_t limit,
+    uint64_t offset)
 {
 	const struct config *cfg = r->cfg;
-	char ch[ADDR_LEN * 2 + 3], q[1024];
+	char b[1024];
+	struct sql q = SQL_ON(b);
 	uint64_t total = 0;
 	bool found;
 	MYSQL_RES *res = NULL;
@@ -192,17 +194,24 @@ recognitions_answer(struct req *r, struct resp *w, const char *where, uint64_t l
 	json_object *o, *list;
 	enum db_rc rc;
 
-	hex_encode(cfg->companion_address.b, ADDR_LEN, ch);
-	if (sql_format(q, sizeof(q), "SELECT COUNT(*) FROM routed_boons WHERE chain_id = %" PRIu64
-	    " AND contract = X'%s' AND %s", cfg->chain_id, ch + 2, where) < 0)
-		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
-	if ((rc = db_query_u64_text(r->db, q, &total, &found)) != DB_OK)
+	sql_add(&q, "SELECT COUNT(*) FROM routed_boons WHERE chain_id = ? AND contract = ?",
+	    SQL_U64(cfg->chain_id), SQL_BYTES(cfg->companion_address.b, ADDR_LEN));
+	if (by_tx)
+		sql_add(&q, " AND tx_hash = ?", SQL_BYTES(key, 32));
+	else
+		sql_add(&q, " AND route_id = ?", SQL_BYTES(key, 32));
+	if ((rc = db_query_u64(r->db, &q, &total, &found)) != DB_OK)
 		return db_fail(w, rc);
-	if (sql_format(q, sizeof(q), "SELECT " RECORD_COLUMNS " FROM routed_boons WHERE chain_id = %" PRIu64
-	    " AND contract = X'%s' AND %s ORDER BY block_number DESC, log_index DESC LIMIT %" PRIu64
-	    " OFFSET %" PRIu64, cfg->chain_id, ch + 2, where, limit, offset) < 0)
-		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
-	if ((rc = db_query_text(r->db, q, &res)) != DB_OK)
+	sql_reset(&q);
+	sql_add(&q, "SELECT " RECORD_COLUMNS " FROM routed_boons WHERE chain_id = ? AND contract = ?",
+	    SQL_U64(cfg->chain_id), SQL_BYTES(cfg->companion_address.b, ADDR_LEN));
+	if (by_tx)
+		sql_add(&q, " AND tx_hash = ?", SQL_BYTES(key, 32));
+	else
+		sql_add(&q, " AND route_id = ?", SQL_BYTES(key, 32));
+	sql_add(&q, " ORDER BY block_number DESC, log_index DESC LIMIT ? OFFSET ?", SQL_U64(limit),
+	    SQL_U64(offset));
+	if ((rc = db_query(r->db, &q, &res)) != DB_OK)
 		return db_fail(w, rc);
 	o = json_object_new_object();
 	list = json_object_new_array();
@@ -224,14 +233,15 @@ enum err
 h_route_recognitions_get(struct req *r, struct resp *w)
 {
 	const struct value *rid = req_val(r, "routeId");
-	char rh[67], where[96];
+	char rh[67];
+	uint8_t key[32];
 	enum err e;
 
 	if ((e = route_require(r, w, rid, rh)) != ERR_NONE)
 		return e;
-	if (sql_format(where, sizeof(where), "route_id = X'%s'", rh + 2) < 0)
+	if (hex_decode_fixed(rh, strlen(rh), key, 32, true) < 0)
 		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
-	return recognitions_answer(r, w, where, req_val(r, "limit")->u, req_val(r, "offset")->u);
+	return recognitions_answer(r, w, false, key, req_val(r, "limit")->u, req_val(r, "offset")->u);
 }
 
 enum err
@@ -247,36 +257,25 @@ enum err
 h_routed_boons_get(struct req *r, struct resp *w)
 {
 	const struct value *rid = req_val(r, "routeId"), *tx = req_val(r, "txHash");
-	char h[67], where[96];
-
-	if (rid != NULL) {
-		hex_encode(rid->b32, 32, h);
-		if (sql_format(where, sizeof(where), "route_id = X'%s'", h + 2) < 0)
-			return resp_fail(w, ERR_INTERNAL, NULL, NULL);
-	} else {
-		hex_encode(tx->b32, 32, h);
-		if (sql_format(where, sizeof(where), "tx_hash = X'%s'", h + 2) < 0)
-			return resp_fail(w, ERR_INTERNAL, NULL, NULL);
-	}
-	return recognitions_answer(r, w, where, req_val(r, "limit")->u, req_val(r, "offset")->u);
+	return recognitions_answer(r, w, rid == NULL, rid != NULL ? rid->b32 : tx->b32, req_val(r, "limit")->u,
+	    req_val(r, "offset")->u);
 }
 
 enum db_rc
 route_recognition_new(struct db *db, const struct config *cfg, const char *rid, json_object **out)
 {
-	char q[1024];
+	char b[1024];
+	struct sql q = SQL_ON(b);
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row = NULL;
 	json_object *o = json_object_new_object();
 	enum db_rc rc;
 
-	if (sql_format(q, sizeof(q), "SELECT recognition_count, tipper_count, endpoint_usdc, network_usdc, "
+	sql_add(&q, "SELECT recognition_count, tipper_count, endpoint_usdc, network_usdc, "
 	    "total_usdc, boon_burned, first_block_time, latest_block_time, latest_block_number, "
-	    "LOWER(HEX(latest_tx_hash)) FROM route_recognition_stats WHERE chain_id = %" PRIu64
-	    " AND route_id = X'%s'", cfg->chain_id, rid) < 0)
-		rc = DB_ERROR;
-	else
-		rc = db_query_text(db, q, &res);
+	    "LOWER(HEX(latest_tx_hash)) FROM route_recognition_stats WHERE chain_id = ? AND route_id = ?",
+	    SQL_U64(cfg->chain_id), SQL_HEX(rid));
+	rc = db_query(db, &q, &res);
 	if (rc != DB_OK) {
 		json_object_put(o);
 		return rc;
@@ -370,7 +369,8 @@ h_route_reviews_get(struct req *r, struct resp *w)
 	const struct value *rid = req_val(r, "routeId");
 	uint64_t limit = req_val(r, "limit")->u, offset = req_val(r, "offset")->u, total;
 	const struct config *cfg = r->cfg;
-	char rh[67], q[1400];
+	char rh[67], b[1400];
+	struct sql q = SQL_ON(b);
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
 	json_object *o, *sum = NULL, *arr, *cnt;
@@ -381,11 +381,10 @@ h_route_reviews_get(struct req *r, struct resp *w)
 		return e;
 	if ((rc = review_summary(r->db, cfg, rh + 2, &sum)) != DB_OK)
 		return db_fail(w, rc);
-	if (sql_format(q, sizeof(q), "SELECT " REVIEW_COLUMNS " FROM " REVIEW_FROM " WHERE r.chain_id = %"
-	    PRIu64 " AND r.route_id = X'%s' ORDER BY r.published_at DESC, r.id DESC LIMIT %" PRIu64
-	    " OFFSET %" PRIu64, cfg->chain_id, rh + 2, limit, offset) < 0)
-		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
-	if ((rc = db_query_text(r->db, q, &res)) != DB_OK) {
+	sql_add(&q, "SELECT " REVIEW_COLUMNS " FROM " REVIEW_FROM " WHERE r.chain_id = ? "
+	    "AND r.route_id = ? ORDER BY r.published_at DESC, r.id DESC LIMIT ? OFFSET ?",
+	    SQL_U64(cfg->chain_id), SQL_HEX(rh + 2), SQL_U64(limit), SQL_U64(offset));
+	if ((rc = db_query(r->db, &q, &res)) != DB_OK) {
 		json_object_put(sum);
 		return db_fail(w, rc);
 	}
@@ -413,24 +412,23 @@ h_reviewer_reviews_get(struct req *r, struct resp *w)
 	const struct value *rv = req_val(r, "reviewer");
 	uint64_t limit = req_val(r, "limit")->u, offset = req_val(r, "offset")->u, total = 0;
 	const struct config *cfg = r->cfg;
-	char wl[ADDR_TEXT_LEN + 1], we[ADDR_TEXT_LEN + 1], q[1400], rh[67];
+	char we[ADDR_TEXT_LEN + 1], b[1400], rh[67];
+	struct sql q = SQL_ON(b);
 	bool found;
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
 	json_object *o, *who, *items, *it;
 	enum db_rc rc;
 
-	addr_format_lower(&rv->addr, wl);
-	if (sql_format(q, sizeof(q), "SELECT COUNT(*) FROM reviews WHERE chain_id = %" PRIu64
-	    " AND reviewer = X'%s'", cfg->chain_id, wl + 2) < 0)
-		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
-	if ((rc = db_query_u64_text(r->db, q, &total, &found)) != DB_OK)
+	sql_add(&q, "SELECT COUNT(*) FROM reviews WHERE chain_id = ? AND reviewer = ?",
+	    SQL_U64(cfg->chain_id), SQL_BYTES(rv->addr.b, ADDR_LEN));
+	if ((rc = db_query_u64(r->db, &q, &total, &found)) != DB_OK)
 		return db_fail(w, rc);
-	if (sql_format(q, sizeof(q), "SELECT " REVIEW_COLUMNS " FROM " REVIEW_FROM " WHERE r.chain_id = %"
-	    PRIu64 " AND r.reviewer = X'%s' ORDER BY r.published_at DESC, r.id DESC LIMIT %" PRIu64
-	    " OFFSET %" PRIu64, cfg->chain_id, wl + 2, limit, offset) < 0)
-		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
-	if ((rc = db_query_text(r->db, q, &res)) != DB_OK)
+	sql_reset(&q);
+	sql_add(&q, "SELECT " REVIEW_COLUMNS " FROM " REVIEW_FROM " WHERE r.chain_id = ? "
+	    "AND r.reviewer = ? ORDER BY r.published_at DESC, r.id DESC LIMIT ? OFFSET ?",
+	    SQL_U64(cfg->chain_id), SQL_BYTES(rv->addr.b, ADDR_LEN), SQL_U64(limit), SQL_U64(offset));
+	if ((rc = db_query(r->db, &q, &res)) != DB_OK)
 		return db_fail(w, rc);
 	items = json_object_new_array();
 	while (res && (row = mysql_fetch_row(res)) != NULL) {

@@ -44,7 +44,7 @@
 #include "handle.h"
 #include "hex.h"
 #include "score.h"
-#include "sqlfmt.h"
+#include "sql.h"
 #include "table.h"
 #include "banned.h"
 
@@ -114,7 +114,8 @@ h_score_check(struct req *r, struct resp *w)
 static enum db_rc
 history_load(struct req *r, const struct recipient *rc, struct score_input *in, const char **source)
 {
-	char q[768], h[2 + 64 + 1];
+	char b[768];
+	struct sql q = SQL_ON(b);
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
 	enum db_rc e;
@@ -123,21 +124,18 @@ history_load(struct req *r, const struct recipient *rc, struct score_input *in, 
 	if (rc->kind == RCPT_HANDLE)
 		return DB_OK;
 	if (rc->kind == RCPT_ADDRESS) {
-		hex_encode(rc->a.b, ADDR_LEN, h);
-		if (sql_format(q, sizeof(q), "SELECT COUNT(*), COUNT(DISTINCT tipper) FROM routed_boons WHERE "
-		    "chain_id = %" PRIu64 " AND ((endpoint_pay_to = X'%s' AND endpoint_usdc > 0) OR "
-		    "(network_pay_to = X'%s' AND network_usdc > 0))", r->cfg->chain_id, h + 2, h + 2) < 0)
-			return DB_ERROR;
+		sql_add(&q, "SELECT COUNT(*), COUNT(DISTINCT tipper) FROM routed_boons WHERE "
+		    "chain_id = ? AND ((endpoint_pay_to = ? AND endpoint_usdc > 0) OR "
+		    "(network_pay_to = ? AND network_usdc > 0))", SQL_U64(r->cfg->chain_id),
+		    SQL_BYTES(rc->a.b, ADDR_LEN), SQL_BYTES(rc->a.b, ADDR_LEN));
 		*source = "routed_recognitions_received";
 	} else {
-		hex_encode(rc->route, 32, h);
-		if (sql_format(q, sizeof(q), "SELECT COALESCE(SUM(recognition_count), 0), "
-		    "COALESCE(SUM(tipper_count), 0) FROM route_recognition_stats WHERE chain_id = %" PRIu64
-		    " AND route_id = X'%s'", r->cfg->chain_id, h + 2) < 0)
-			return DB_ERROR;
+		sql_add(&q, "SELECT COALESCE(SUM(recognition_count), 0), "
+		    "COALESCE(SUM(tipper_count), 0) FROM route_recognition_stats WHERE chain_id = ? "
+		    "AND route_id = ?", SQL_U64(r->cfg->chain_id), SQL_BYTES(rc->route, 32));
 		*source = "route_recognitions";
 	}
-	if ((e = db_query_text(r->db, q, &res)) != DB_OK)
+	if ((e = db_query(r->db, &q, &res)) != DB_OK)
 		return e;
 	in->has_history = true;
 	if (res && (row = mysql_fetch_row(res)) != NULL) {

@@ -15,24 +15,25 @@
 #include "buf.h"
 #include "db.h"
 #include "json.h"
-#include "sqlfmt.h"
+#include "sql.h"
 #include "table.h"
 #include "banned.h"
 
-/* Escape q for LIKE inside single quotes: \, %, _ and quotes. */
-static int
-like_pattern(struct db *d, const char *q, char *out, size_t cap)
+/* The LIKE pattern "%q%" into out[cap], with \, % and _ of q escaped for LIKE. */
+static size_t
+like_pattern(const char *q, char *out, size_t cap)
 {
-	char tmp[4 * 400 + 3];
 	size_t j = 0;
 
-	for (const char *p = q; *p && j + 2 < sizeof(tmp); p++) {
+	out[j++] = '%';
+	for (const char *p = q; *p && j + 3 < cap; p++) {
 		if (*p == '%' || *p == '_' || *p == '\\')
-			tmp[j++] = '\\';
-		tmp[j++] = *p;
+			out[j++] = '\\';
+		out[j++] = *p;
 	}
-	tmp[j] = '\0';
-	return db_escape(d, tmp, j, out, cap);
+	out[j++] = '%';
+	out[j] = '\0';
+	return j;
 }
 
 static json_object *
@@ -48,32 +49,31 @@ h_site_discover_get(struct req *r, struct resp *w)
 	const struct value *qv = req_val(r, "q");
 	const char *q = qv ? qv->text : "";
 	uint64_t limit = req_val(r, "limit")->u, offset = req_val(r, "offset")->u, total = 0;
-	char pat[2 * 4 * 402 + 8], where[2 * 4 * 402 + 64];
-	struct buf sql;
+	char pat[4 * 400 + 5], b[2 * 4 * 402 + 1024];
+	struct sql sql = SQL_ON(b);
+	size_t pn = 0;
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
 	json_object *o, *items, *query, *pg, *src;
 	bool found;
 	enum db_rc rc;
 
-	where[0] = '\0';
-	if (*q) {
-		if (like_pattern(r->db, q, pat, sizeof(pat)) < 0)
-			return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
-		if (sql_format(where, sizeof(where), " WHERE search_text LIKE '%%%s%%'", pat) < 0)
-			return resp_fail(w, ERR_INTERNAL, NULL, NULL);
-	}
-	buf_init(&sql, 64 * 1024);
-	buf_printf(&sql, "SELECT COUNT(*) FROM catalog_resources%s", where);
-	rc = db_query_u64_text(r->db, buf_str(&sql), &total, &found);
-	buf_reset(&sql);
-	buf_printf(&sql, "SELECT resource_url, method, description, service_name, network, asset, pay_to, "
-	    "amount_atomic, price_usdc, DATE_FORMAT(synced_at, '%%Y-%%m-%%dT%%H:%%i:%%sZ'), "
-	    "LOWER(HEX(route_id)), last_updated FROM catalog_resources%s ORDER BY service_name, "
-	    "resource_url, method LIMIT %" PRIu64 " OFFSET %" PRIu64, where, limit, offset);
+	if (*q)
+		pn = like_pattern(q, pat, sizeof(pat));
+	sql_add(&sql, "SELECT COUNT(*) FROM catalog_resources");
+	if (*q)
+		sql_add(&sql, " WHERE search_text LIKE ?", SQL_TEXTN(pat, pn));
+	rc = db_query_u64(r->db, &sql, &total, &found);
+	sql_reset(&sql);
+	sql_add(&sql, "SELECT resource_url, method, description, service_name, network, asset, pay_to, "
+	    "amount_atomic, price_usdc, DATE_FORMAT(synced_at, '%Y-%m-%dT%H:%i:%sZ'), "
+	    "LOWER(HEX(route_id)), last_updated FROM catalog_resources");
+	if (*q)
+		sql_add(&sql, " WHERE search_text LIKE ?", SQL_TEXTN(pat, pn));
+	sql_add(&sql, " ORDER BY service_name, resource_url, method LIMIT ? OFFSET ?", SQL_U64(limit),
+	    SQL_U64(offset));
 	if (rc == DB_OK)
-		rc = db_query_text(r->db, buf_str(&sql), &res);
-	buf_release(&sql);
+		rc = db_query(r->db, &sql, &res);
 	if (rc != DB_OK)
 		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
 

@@ -175,8 +175,12 @@ static enum db_rc
 checked(struct db *d, const struct sql *q)
 {
 	if (q == NULL || q->bad || q->len == 0 || q->p == NULL) {
+		/* Only the statement's head: its values may be secrets (a nonce). */
+		const char *t = q ? sql_str(q) : "";
+		int head = (int)strcspn(t, "'");
+
 		snprintf(d->err, sizeof(d->err), "refused a bad statement (cut short, a count "
-		    "mismatch or an invalid value): %.120s", q ? sql_str(q) : "");
+		    "mismatch or an invalid value): %.*s...", head > 60 ? 60 : head, t);
 		fprintf(stderr, "waymark: db: %s\n", d->err);
 		return DB_ERROR;
 	}
@@ -264,47 +268,7 @@ db_query_pair(struct db *d, const struct sql *q, char *a, char *b, size_t cap)
 	return first_pair(rc, res, a, b, cap);
 }
 
-/* Transitional raw-text calls (db.h). */
-enum db_rc
-db_exec_text(struct db *d, const char *sql, bool multi)
-{
-	return run(d, sql, multi, NULL);
-}
-
-enum db_rc
-db_query_text(struct db *d, const char *sql, MYSQL_RES **res)
-{
-	return run(d, sql, false, res);
-}
-
-enum db_rc
-db_query_u64_text(struct db *d, const char *sql, uint64_t *out, bool *found)
-{
-	MYSQL_RES *res;
-	enum db_rc rc = db_query_text(d, sql, &res);
-
-	return first_u64(rc, res, out, found);
-}
-
-enum db_rc
-db_query_pair_text(struct db *d, const char *sql, char *a, char *b, size_t cap)
-{
-	MYSQL_RES *res;
-	enum db_rc rc = db_query_text(d, sql, &res);
-
-	return first_pair(rc, res, a, b, cap);
-}
-
-int
-db_escape(struct db *d, const char *s, size_t len, char *out, size_t cap)
-{
-	if (cap < 2 * len + 1 || db_connect(d) != DB_OK)
-		return -1;
-	mysql_real_escape_string(d->my, out, s, (unsigned long)len);
-	return 0;
-}
-
-enum db_rc
+static enum db_rc
 db_begin(struct db *d)
 {
 	enum db_rc rc = run(d, "START TRANSACTION", false, NULL);
@@ -314,7 +278,16 @@ db_begin(struct db *d)
 	return rc;
 }
 
-enum db_rc
+static void
+db_rollback(struct db *d)
+{
+	if (d->my && d->in_txn)
+		mysql_query(d->my, "ROLLBACK");
+	d->in_txn = false;
+	d->aborted = false;
+}
+
+static enum db_rc
 db_commit(struct db *d)
 {
 	enum db_rc rc = run(d, "COMMIT", false, NULL);
@@ -325,15 +298,6 @@ db_commit(struct db *d)
 	d->in_txn = false;
 	d->aborted = false;
 	return rc;
-}
-
-void
-db_rollback(struct db *d)
-{
-	if (d->my && d->in_txn)
-		mysql_query(d->my, "ROLLBACK");
-	d->in_txn = false;
-	d->aborted = false;
 }
 
 static unsigned long txn_retries;

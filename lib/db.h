@@ -100,17 +100,4 @@ enum db_rc db_txn(struct db *d, enum db_rc (*body)(struct db *d, void *arg), voi
 /* How many times db_txn ran a body again, since the process started (tests, logs). */
 unsigned long db_txn_retries(void);
 
-/*
- * Transitional, while callers move to the builder (to be removed): the
- * same calls on raw text.
- */
-enum db_rc db_exec_text(struct db *d, const char *sql, bool multi);
-enum db_rc db_query_text(struct db *d, const char *sql, MYSQL_RES **res);
-enum db_rc db_query_u64_text(struct db *d, const char *sql, uint64_t *out, bool *found);
-enum db_rc db_query_pair_text(struct db *d, const char *sql, char *a, char *b, size_t cap);
-int db_escape(struct db *d, const char *s, size_t len, char *out, size_t cap);
-enum db_rc db_begin(struct db *d);
-enum db_rc db_commit(struct db *d);
-void db_rollback(struct db *d);
-
 #endif

@@ -6,7 +6,8 @@ db_err(enum db_rc rc)
 {
 	if (rc == DB_OK)
 		return ERR_NONE;
-	return rc == DB_UNAVAILABLE ? ERR_DATABASE_UNAVAILABLE : ERR_INTERNAL;
+	/* A transaction the server kept aborting: busy, worth retrying later. */
+	return rc == DB_UNAVAILABLE || rc == DB_RETRY ? ERR_DATABASE_UNAVAILABLE : ERR_INTERNAL;
 }
 
 enum err

@@ -125,6 +125,12 @@ list_dir(const char *dir, struct migration *m, size_t *n, char *err, size_t cap)
 	return 0;
 }
 
+void
+migrate_open(struct db *d, const struct config *cfg)
+{
+	db_init_script(d, cfg);
+}
+
 int
 migrate_run(struct db *d, const char *dir, void (*log)(const char *line), char *err, size_t cap)
 {

@@ -16,6 +16,12 @@
  * Apply the pending migrations in dir. Returns the number applied (>= 0),
  * or -1 with a message in err[cap]. Progress lines go to `log` when set.
  */
+/*
+ * Prepare d for migrate_run: the one connection allowed several
+ * statements in one call (a migration file), which nothing else opens.
+ */
+void migrate_open(struct db *d, const struct config *cfg);
+
 int migrate_run(struct db *d, const char *dir, void (*log)(const char *line), char *err, size_t cap);
 
 #endif

@@ -18,9 +18,9 @@
  * The statement lives in a buffer the caller owns (SQL_ON over an array,
  * or sql_on over a buffer of its own): nothing to release.
  *
- * Values: SQL_TEXT(s) NUL-terminated text, escaped and quoted (a NULL
- * pointer is SQL NULL); SQL_TEXTN(p, n) n bytes of text; SQL_BYTES(p, n)
- * a hex literal X'..' ('' for no bytes); SQL_U64, SQL_I64; SQL_BOOL (TRUE
+ * Values: SQL_TEXT(s) NUL-terminated text, escaped and quoted;
+ * SQL_TEXTN(p, n) n bytes of text; SQL_BYTES(p, n) a hex literal X'..'
+ * ('' for no bytes); for these three a NULL pointer is SQL NULL; SQL_U64, SQL_I64; SQL_BOOL (TRUE
  * or FALSE); SQL_DEC(s) a decimal string [-]digits[.digits], checked and
  * written unquoted; SQL_NULL; SQL_HEX(s) bytes given as hex digits (an
  * even count, no "0x"; checked), written X'..' like SQL_BYTES, for the
@@ -98,13 +98,13 @@ sqlv_text(const char *s)
 static inline struct sqlv
 sqlv_textn(const char *s, size_t n)
 {
-	return (struct sqlv){ .k = SQLV_TEXT, .p = s ? s : "", .n = s ? n : 0 };
+	return (struct sqlv){ .k = s ? SQLV_TEXT : SQLV_NULL, .p = s, .n = s ? n : 0 };
 }
 
 static inline struct sqlv
 sqlv_bytes(const void *p, size_t n)
 {
-	return (struct sqlv){ .k = SQLV_BYTES, .p = p, .n = p ? n : 0 };
+	return (struct sqlv){ .k = p ? SQLV_BYTES : SQLV_NULL, .p = p, .n = p ? n : 0 };
 }
 
 static inline struct sqlv

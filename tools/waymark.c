@@ -124,7 +124,7 @@ cmd_migrate(const char *path, int argc, char **argv)
 
 	if (load(&c, path) < 0)
 		return 2;
-	db_init_script(&d, &c);
+	migrate_open(&d, &c);
 	if (db_connect(&d) != DB_OK) {
 		fprintf(stderr, "waymark: migrate: cannot connect to the database: %s\n", d.err);
 		return 1;

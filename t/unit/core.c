@@ -5,7 +5,6 @@
 #include "err.h"
 #include "http.h"
 #include "pool.h"
-#include "sqlfmt.h"
 #include "dbfail.h"
 #include "timefmt.h"
 #include "tap.h"
@@ -98,16 +97,7 @@ main(void)
 		resp_release(&w);
 	}
 
-	{
-		char q[16];
-
-		ok(sql_format(q, sizeof(q), "SELECT %d", 42) == 0 && strcmp(q, "SELECT 42") == 0,
-		    "sql_format: a statement that fits");
-		ok(sql_format(q, sizeof(q), "SELECT %s", "1 FROM t WHERE a = 1") < 0 && q[0] == '\0',
-		    "sql_format: a statement cut short fails and leaves no statement behind");
-		ok(sql_format(q, sizeof(q), "%s", "123456789012345") == 0 &&
-		    sql_format(q, sizeof(q), "%s", "1234567890123456") < 0, "sql_format: the NUL counts");
-	}
+	ok(db_err(DB_RETRY) == ERR_DATABASE_UNAVAILABLE, "a transaction aborted on every try is a 503");
 	ok(db_err(DB_OK) == ERR_NONE && db_err(DB_UNAVAILABLE) == ERR_DATABASE_UNAVAILABLE &&
 	    db_err(DB_ERROR) == ERR_INTERNAL && db_err(DB_DUPLICATE) == ERR_INTERNAL,
 	    "db_err: an unreachable database is a 503, every other failure a 500");

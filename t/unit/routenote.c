@@ -868,8 +868,6 @@ publish(struct stack *s, const char *note, const char *offer, const char *sig, i
 	}
 	resp_init(&w);
 	e = h_route_contexts_post(&r, &w);
-	if (s->db.in_txn)
-		db_rollback(&s->db);
 	*status = w.status;
 	*body = json_tokener_parse(buf_str(&w.body));
 	resp_release(&w);

@@ -82,6 +82,10 @@ main(void)
 
 		ok(one(SQL_BYTES(h, 4), b, sizeof(b)) == 0 && strcmp(b, "X'0001abff'") == 0, "bytes as hex");
 		ok(one(SQL_BYTES(h, 0), b, sizeof(b)) == 0 && strcmp(b, "''") == 0, "no bytes as ''");
+		ok(one(SQL_BYTES(NULL, 32), b, sizeof(b)) == 0 && strcmp(b, "NULL") == 0,
+		    "SQL_BYTES(NULL, n) is NULL");
+		ok(one(SQL_TEXTN(NULL, 3), b, sizeof(b)) == 0 && strcmp(b, "NULL") == 0,
+		    "SQL_TEXTN(NULL, n) is NULL");
 	}
 	ok(one(SQL_HEX("00aBff"), b, sizeof(b)) == 0 && strcmp(b, "X'00aBff'") == 0, "hex text as X'..'");
 	ok(one(SQL_HEX(""), b, sizeof(b)) == 0 && strcmp(b, "''") == 0, "no hex as ''");
