@@ -7,6 +7,7 @@
 #include "gate.h"
 #include "json.h"
 #include "pay.h"
+#include "siwx_gate.h"
 #include "banned.h"
 
 static bool
@@ -170,6 +171,8 @@ gate_checks(const struct gate *g, struct req *r, struct resp *w)
 		return e;
 	if (ep->auth == AUTH_PAID)
 		return pay_run(g, r, w);
+	if (ep->auth == AUTH_SIWX)
+		return siwx_gate_run(g, r, w);
 	if (ep->auth != AUTH_NONE)
 		return resp_fail(w, ERR_INTERNAL, NULL, "This endpoint's authentication is not available.");
 	if (ep->flags & (EP_DB | EP_DB_TRY)) {

@@ -10,8 +10,9 @@
  *   6. fields (path, query, body), unknown ones rejected
  *                              400 invalid_field / missing_field / unknown_field
  *   7. auth kind               paid rows: x402 (pay.h), which also runs the
- *                              handler and settles after it; SIWX and EIP-712
- *                              rows as they land
+ *                              handler and settles after it; SIWX rows: the
+ *                              sign-in step (siwx_gate.h), which also runs
+ *                              the handler; EIP-712 rows as they land
  *   8. database reachable?     503 database_unavailable
  *   9. the handler; then Cache-Control for no-store rows.
  *

@@ -185,6 +185,42 @@ static const struct field report_export_fields[] = {
 	{ .name = NULL },
 };
 
+static const struct field profile_create_fields[] = {
+	{ .name = "controllerAccount", .src = VS_BODY, .type = VT_ACCOUNT, .required = true },
+	{ .name = NULL },
+};
+
+static const struct field profile_fields[] = {
+	{ .name = "profileId", .src = VS_PATH, .type = VT_UUID, .required = true },
+	{ .name = NULL },
+};
+
+static const struct field link_prepare_fields[] = {
+	{ .name = "profileId", .src = VS_PATH, .type = VT_UUID, .required = true },
+	{ .name = "memberAccount", .src = VS_BODY, .type = VT_ACCOUNT, .required = true },
+	{ .name = NULL },
+};
+
+static const struct field link_get_fields[] = {
+	{ .name = "profileId", .src = VS_PATH, .type = VT_UUID, .required = true },
+	{ .name = "walletRef", .src = VS_PATH, .type = VT_UUID, .required = true },
+	{ .name = NULL },
+};
+
+static const struct field link_revoke_fields[] = {
+	{ .name = "profileId", .src = VS_PATH, .type = VT_UUID, .required = true },
+	{ .name = "walletRef", .src = VS_PATH, .type = VT_ACCOUNT, .required = true },
+	{ .name = "actorAccount", .src = VS_BODY, .type = VT_ACCOUNT, .required = true },
+	{ .name = NULL },
+};
+
+static const struct field link_confirm_fields[] = {
+	{ .name = "profileId", .src = VS_PATH, .type = VT_UUID, .required = true },
+	{ .name = "linkId", .src = VS_PATH, .type = VT_UUID, .required = true },
+	{ .name = "intentDigest", .src = VS_BODY, .type = VT_BYTES32, .required = true },
+	{ .name = NULL },
+};
+
 const struct endpoint endpoints[] = {
 	{ .id = "health", .method = HM_GET, .pattern = "/health", .handler = h_health_get,
 	    .auth = AUTH_NONE, .flags = EP_DB,
@@ -292,6 +328,33 @@ const struct endpoint endpoints[] = {
 	    .price_usdc = "0.01", .body = BODY_JSON, .body_max = REPORTS_BODY_MAX,
 	    .flags = EP_DB | EP_STRICT | EP_NO_STORE, .fields = report_export_fields,
 	    .summary = "paid: one bounded report with a contentDigest checksum (not a signature)" },
+	{ .id = "x402.profiles.create", .method = HM_POST, .pattern = "/api/v1/x402/profiles",
+	    .handler = h_profile_create_post, .auth = AUTH_SIWX, .body = BODY_JSON, .body_max = 1024,
+	    .flags = EP_DB | EP_STRICT | EP_NO_STORE, .fields = profile_create_fields,
+	    .summary = "SIWX: create the signing controller's private wallet profile (idempotent)" },
+	{ .id = "x402.profiles.get", .method = HM_GET, .pattern = "/api/v1/x402/profiles/{profileId}",
+	    .handler = h_profile_get, .auth = AUTH_SIWX, .flags = EP_DB | EP_NO_STORE,
+	    .fields = profile_fields,
+	    .summary = "SIWX: the controller's private profile and its active wallets" },
+	{ .id = "x402.profiles.links.prepare", .method = HM_POST,
+	    .pattern = "/api/v1/x402/profiles/{profileId}/wallet-links", .handler = h_link_prepare_post,
+	    .auth = AUTH_SIWX, .body = BODY_JSON, .body_max = 1024, .flags = EP_DB | EP_STRICT | EP_NO_STORE,
+	    .fields = link_prepare_fields,
+	    .summary = "SIWX (controller): a pending link of a member wallet, with its intent and digest" },
+	{ .id = "x402.profiles.links.get", .method = HM_GET,
+	    .pattern = "/api/v1/x402/profiles/{profileId}/wallet-links/{walletRef}", .handler = h_link_get,
+	    .auth = AUTH_SIWX, .flags = EP_DB | EP_NO_STORE, .fields = link_get_fields,
+	    .summary = "SIWX (controller or member): a wallet link's state, by link ID" },
+	{ .id = "x402.profiles.links.revoke", .method = HM_DELETE,
+	    .pattern = "/api/v1/x402/profiles/{profileId}/wallet-links/{walletRef}", .handler = h_link_revoke_delete,
+	    .auth = AUTH_SIWX, .body = BODY_JSON, .body_max = 1024, .flags = EP_DB | EP_STRICT | EP_NO_STORE,
+	    .fields = link_revoke_fields,
+	    .summary = "SIWX (controller or member): end a member wallet's active link, by its CAIP-10 account" },
+	{ .id = "x402.profiles.links.confirm", .method = HM_POST,
+	    .pattern = "/api/v1/x402/profiles/{profileId}/wallet-links/{linkId}/confirm",
+	    .handler = h_link_confirm_post, .auth = AUTH_SIWX, .body = BODY_JSON, .body_max = 1024,
+	    .flags = EP_DB | EP_STRICT | EP_NO_STORE, .fields = link_confirm_fields,
+	    .summary = "SIWX (member): confirm a pending link with its identical intent digest" },
 	{ .id = "feed.retired", .method = HM_GET, .pattern = "/api/feed", .handler = h_feed_get,
 	    .auth = AUTH_NONE, .summary = "retired feed: 410 with the replacement" },
 };

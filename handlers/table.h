@@ -34,6 +34,16 @@ enum err h_review_v2_post(struct req *r, struct resp *w);
 enum err h_review_v3_prepay(struct req *r, struct resp *w);
 enum err h_review_v3_post(struct req *r, struct resp *w);
 
+/* profiles.c (AUTH_SIWX rows: r->siwx is the verified signer) */
+enum err h_profile_create_post(struct req *r, struct resp *w);
+enum err h_profile_get(struct req *r, struct resp *w);
+
+/* links.c (AUTH_SIWX rows) */
+enum err h_link_prepare_post(struct req *r, struct resp *w);
+enum err h_link_get(struct req *r, struct resp *w);
+enum err h_link_confirm_post(struct req *r, struct resp *w);
+enum err h_link_revoke_delete(struct req *r, struct resp *w);
+
 /* site.c */
 enum err h_site_discover_get(struct req *r, struct resp *w);
 

@@ -21,6 +21,17 @@ enum err {
 	ERR_PAYMENT_USED,           /* 402 this (payer, nonce) was already used */
 	ERR_PAYMENT_REJECTED,       /* 402 the facilitator found the payment invalid */
 	ERR_SETTLEMENT_FAILED,      /* 402 the facilitator could not settle it */
+	ERR_SIWX_REQUIRED,          /* 402 SIWX row without a SIGN-IN-WITH-X proof */
+	ERR_SIWX_MALFORMED,         /* 402 the proof does not decode to a proof of the right shape */
+	ERR_SIWX_WRONG_DOMAIN,      /* 402 the proof names another domain */
+	ERR_SIWX_WRONG_URI,         /* 402 the proof is for another operation URI */
+	ERR_SIWX_WRONG_CHAIN,       /* 402 the proof is for a chain other than Base */
+	ERR_SIWX_WRONG_NONCE,       /* 402 the nonce was not issued by us for this operation */
+	ERR_SIWX_STALE,             /* 402 the proof's own times are out of range */
+	ERR_SIWX_EXPIRED,           /* 402 the challenge is older than five minutes */
+	ERR_SIWX_REPLAYED,          /* 402 the challenge was already used */
+	ERR_SIWX_BAD_SIGNATURE,     /* 402 the signature is not the address's */
+	ERR_SIWX_WRONG_ACCOUNT,     /* 402 a valid proof by a wallet this operation does not accept */
 	ERR_NOT_A_PARTICIPANT,      /* 403 the signer takes no part in the route */
 	ERR_NOT_THE_TIPPER,         /* 403 a boon_backed review not signed by the recognition's tipper */
 	ERR_NOT_FOUND,              /* 404 no such path or resource */
@@ -29,6 +40,10 @@ enum err {
 	ERR_ALREADY_REVIEWED,       /* 409 a different review already holds this slot */
 	ERR_RECEIPT_USED,           /* 409 this receipt already backs another review */
 	ERR_AUTHORITY_NOT_OBSERVED, /* 409 the route has no pinned receipt authority */
+	ERR_WALLET_ALREADY_LINKED,  /* 409 the wallet is already active in a profile */
+	ERR_PROFILE_FULL,           /* 409 the profile has its 8 active wallets */
+	ERR_LINK_INTENT_INVALID,    /* 409 a link intent expired, changed, or its policy changed */
+	ERR_CONTROLLER_ROTATION,    /* 409 the controller cannot be revoked as a wallet link */
 	ERR_GONE,                   /* 410 retired endpoint */
 	ERR_BODY_TOO_LARGE,         /* 413 */
 	ERR_UNSUPPORTED_MEDIA_TYPE, /* 415 */

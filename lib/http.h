@@ -71,6 +71,17 @@ struct req_pay {
 	void *ctx;                 /* the hooks' own state, allocated from the request pool */
 };
 
+/*
+ * What the SIWX step (fcgi/siwx_gate.c) tells an AUTH_SIWX row's handler:
+ * the wallet whose proof it verified and consumed; zero for other rows.
+ */
+struct req_siwx {
+	bool verified;             /* always true when an AUTH_SIWX handler runs */
+	uint8_t account[20];       /* the signer, on eip155:SIWX_CHAIN_ID */
+	char caip10[64];           /* "eip155:8453:0x<EIP-55 address>" */
+	const char *signature_kind; /* "eoa", "erc1271" or "erc6492" (static) */
+};
+
 struct req {
 	struct pool pool;
 	enum http_method method;   /* HM__MAX when the method is unknown */
@@ -93,6 +104,7 @@ struct req {
 	const struct config *cfg;
 	struct db *db;
 	struct req_pay pay;
+	struct req_siwx siwx;
 };
 
 struct resp {

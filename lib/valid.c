@@ -28,6 +28,33 @@ nomem(char *msg, size_t cap)
 	return ERR_INTERNAL;
 }
 
+/* Lowercase canonical 8-4-4-4-12 hex into out[16]; 0 or -1. */
+static int
+uuid_parse_text(const char *s, size_t len, uint8_t out[16])
+{
+	size_t k = 0;
+
+	if (len != 36)
+		return -1;
+	for (size_t i = 0; i < 36; i++) {
+		int hi, lo;
+
+		if (i == 8 || i == 13 || i == 18 || i == 23) {
+			if (s[i] != '-')
+				return -1;
+			continue;
+		}
+		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')) ||
+		    !((s[i + 1] >= '0' && s[i + 1] <= '9') || (s[i + 1] >= 'a' && s[i + 1] <= 'f')))
+			return -1;
+		hi = hex_digit(s[i]);
+		lo = hex_digit(s[i + 1]);
+		out[k++] = (uint8_t)(hi << 4 | lo);
+		i++;
+	}
+	return k == 16 ? 0 : -1;
+}
+
 static int
 parse_u64(const char *s, size_t len, uint64_t *out)
 {
@@ -84,6 +111,19 @@ valid_text(const struct field *f, const char *s, size_t len, struct pool *pool, 
 		if (addr_parse(s, len, &out->addr) < 0)
 			return bad(msg, cap, f, "must be an address: 0x and 40 hex digits "
 			    "(lowercase or EIP-55 checksummed)");
+		break;
+	case VT_ACCOUNT: {
+		size_t pl = strlen(VALID_ACCOUNT_CHAIN ":");
+
+		if (len <= pl || memcmp(s, VALID_ACCOUNT_CHAIN ":", pl) != 0 ||
+		    addr_parse(s + pl, len - pl, &out->addr) < 0)
+			return bad(msg, cap, f, "must be a Base account: " VALID_ACCOUNT_CHAIN ":0x and 40 hex "
+			    "digits (lowercase or EIP-55 checksummed)");
+		break;
+	}
+	case VT_UUID:
+		if (uuid_parse_text(s, len, out->uuid) < 0)
+			return bad(msg, cap, f, "must be a UUID: 8-4-4-4-12 lowercase hex digits");
 		break;
 	case VT_BYTES32:
 		if (hex_decode_fixed(s, len, out->b32, 32, true) < 0)

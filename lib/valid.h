@@ -24,6 +24,8 @@
 #include "pool.h"
 
 #define VALID_MAX_FIELDS 16
+#define VALID_ACCOUNT_CHAIN "eip155:8453"   /* Phase 1: Base accounts only */
+#define VALID_ACCOUNT_CHAIN_ID 8453
 
 enum vsrc {
 	VS_PATH,
@@ -43,6 +45,8 @@ enum vtype {
 	VT_BOOL,     /* JSON true/false; "true"/"false" in a query */
 	VT_ARRAY,    /* JSON array (body only), min_len..max_len elements */
 	VT_OBJECT,   /* JSON object (body only); its members are the handler's to check */
+	VT_ACCOUNT,  /* CAIP-10 Base account: eip155:8453:0x + 40 hex (lowercase or EIP-55) */
+	VT_UUID,     /* lowercase canonical UUID, 8-4-4-4-12 hex digits */
 	VT__MAX
 };
 
@@ -65,7 +69,8 @@ struct value {
 	union {
 		uint64_t u;            /* VT_UINT */
 		bool b;                /* VT_BOOL */
-		struct addr addr;      /* VT_ADDRESS */
+		struct addr addr;      /* VT_ADDRESS, VT_ACCOUNT */
+		uint8_t uuid[16];      /* VT_UUID */
 		uint8_t b32[32];       /* VT_BYTES32 */
 		uint8_t hash[32];      /* VT_HANDLE: handleHash */
 		int choice;            /* VT_CHOICE: index into choices */

@@ -9,6 +9,7 @@
  *   waymark routes nginx                   nginx locations generated from it
  *   waymark [-c config] catalog-sync       pull the x402 network catalog (catalog_url)
  *   waymark [-c config] publications-complete [MIN_AGE]
+ *   waymark [-c config] profiles-prune
  *                                          finish settled_pending paid review
  *                                          publications (docs/ARCHITECTURE.md)
  *
@@ -19,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "buf.h"
@@ -31,6 +33,7 @@
 #include "db.h"
 #include "endpoint.h"
 #include "migrate.h"
+#include "profiles.h"
 #include "publication.h"
 #include "table.h"
 #include "version.h"
@@ -51,6 +54,7 @@ usage(void)
 	    "       waymark routes list|nginx\n"
 	    "       waymark [-c config] catalog-sync\n"
 	    "       waymark [-c config] publications-complete [MIN_AGE_SECONDS]\n"
+	    "       waymark [-c config] profiles-prune\n"
 	    "       waymark version\n");
 	return 2;
 }
@@ -428,6 +432,35 @@ cmd_publications_complete(const char *path, int argc, char **argv)
 	return status;
 }
 
+/*
+ * The scheduled task (docs/ARCHITECTURE.md, Wallet profiles): expire
+ * pending wallet links past their five minutes, delete those expired a
+ * week ago, and SIWX challenges expired a day ago.
+ */
+static int
+cmd_profiles_prune(const char *path, int argc)
+{
+	struct config c;
+	struct db d;
+	uint64_t expired = 0, pruned = 0;
+	int status = 1;
+
+	if (argc != 0)
+		return usage();
+	if (load(&c, path) < 0)
+		return 2;
+	db_init(&d, &c);
+	if (db_connect(&d) != DB_OK || links_prune(&d, (int64_t)time(NULL), &expired, &pruned) != DB_OK) {
+		fprintf(stderr, "waymark: profiles-prune: database: %s\n", d.err);
+	} else {
+		printf("profiles: %" PRIu64 " links expired, %" PRIu64 " pruned\n", expired, pruned);
+		status = 0;
+	}
+	db_close(&d);
+	mysql_library_end();
+	return status;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -453,6 +486,8 @@ main(int argc, char **argv)
 		return cmd_catalog_sync(path);
 	if (strcmp(argv[0], "publications-complete") == 0)
 		return cmd_publications_complete(path, argc - 1, argv + 1);
+	if (strcmp(argv[0], "profiles-prune") == 0)
+		return cmd_profiles_prune(path, argc - 1);
 	if (strcmp(argv[0], "version") == 0) {
 		printf("%s\n", WAYMARK_VERSION);
 		return 0;

@@ -40,6 +40,8 @@ main(void)
 	const struct field f_choice = { .name = "sort", .type = VT_CHOICE, .choices = sorts };
 	const struct field f_bool = { .name = "flag", .type = VT_BOOL };
 	const struct field f_arr = { .name = "items", .type = VT_ARRAY, .min_len = 1, .max_len = 2 };
+	const struct field f_acct = { .name = "accountId", .type = VT_ACCOUNT };
+	const struct field f_uuid = { .name = "profileId", .type = VT_UUID };
 	struct value v;
 	char msg[256];
 	json_object *j;
@@ -80,6 +82,23 @@ main(void)
 	ok(text_bad(&f_b32, "e93032e57fafbea0f07da4a8cf9aff93d7c63835c1caba6f6d5958572ec34f73"),
 	    "bytes32 without 0x");
 	ok(text_bad(&f_b32, "0xe93032"), "short bytes32");
+	ok(text_ok(&f_acct, "eip155:8453:0x70997970C51812dc3A010C7d01b50e0d17dc79C8", &v) &&
+	    v.addr.b[0] == 0x70 && v.addr.b[19] == 0xc8, "CAIP-10 Base account, checksummed");
+	ok(text_ok(&f_acct, "eip155:8453:0x70997970c51812dc3a010c7d01b50e0d17dc79c8", &v), "CAIP-10, lowercase");
+	ok(text_bad(&f_acct, "eip155:8453:0x70997970C51812dc3A010C7d01b50e0d17dc79c8"), "CAIP-10, bad checksum");
+	ok(text_bad(&f_acct, "eip155:1:0x70997970c51812dc3a010c7d01b50e0d17dc79c8"), "CAIP-10 on another chain");
+	ok(text_bad(&f_acct, "eip155:84530:0x70997970c51812dc3a010c7d01b50e0d17dc79c8"), "CAIP-10, chain 84530");
+	ok(text_bad(&f_acct, "0x70997970c51812dc3a010c7d01b50e0d17dc79c8"), "a bare address is no account");
+	ok(text_bad(&f_acct, "eip155:8453:"), "CAIP-10 without an address");
+	ok(text_bad(&f_acct, "eip155:8453:0x70997970c51812dc3a010c7d01b50e0d17dc79c8 "), "CAIP-10, trailing space");
+	ok(text_ok(&f_uuid, "0f1e2d3c-4b5a-4978-8796-a5b4c3d2e1f0", &v) && v.uuid[0] == 0x0f && v.uuid[15] == 0xf0 &&
+	    v.uuid[6] == 0x49, "UUID");
+	ok(text_bad(&f_uuid, "0F1E2D3C-4B5A-4978-8796-A5B4C3D2E1F0"), "UUID in uppercase");
+	ok(text_bad(&f_uuid, "0f1e2d3c4b5a49788796a5b4c3d2e1f0"), "UUID without hyphens");
+	ok(text_bad(&f_uuid, "0f1e2d3c-4b5a-4978-8796-a5b4c3d2e1f"), "UUID one digit short");
+	ok(text_bad(&f_uuid, "0f1e2d3c-4b5a-4978-8796-a5b4c3d2e1f00"), "UUID one digit long");
+	ok(text_bad(&f_uuid, "0f1e2d3c-4b5a4-978-8796-a5b4c3d2e1f0"), "UUID with a hyphen misplaced");
+	ok(text_bad(&f_uuid, "0f1e2d3g-4b5a-4978-8796-a5b4c3d2e1f0"), "UUID with a non-hex digit");
 
 	ok(text_ok(&f_handle, "GitHub:Alice", &v) && strcmp(v.text, "github:alice") == 0 &&
 	    v.hash[0] == 0xa2 && v.hash[1] == 0x91, "handle canonicalized and hashed");
