@@ -15,7 +15,7 @@
 . "$(dirname "$0")/lib/chain.sh"
 . "$(dirname "$0")/lib/http.sh"
 export WAYMARK_SEED=0
-chain_stack siwx 80
+chain_stack siwx 76
 ok $? "a stack with a local chain starts"
 WAYMARK_TEST_URL=$URL
 tools=$top/t/tools
