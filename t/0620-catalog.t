@@ -75,7 +75,9 @@ done
 # A smaller listing replaces the old one (served on a port of its own, so a
 # slow release of the first port cannot matter); a failing source keeps it.
 fixture 10 $((WAYMARK_TEST_PORT_BASE + 34))
-out=$(sync); ok $? "re-sync succeeds" || diag "catalog-sync said: $out"
+out=$(sync); rc=$?
+ok $rc "re-sync succeeds"
+[ "$rc" = 0 ] || diag "catalog-sync said: $out"
 is "$(sql "SELECT COUNT(*) FROM catalog_resources")" 11 "listings the source dropped are removed"
 kill "$fixture_pid"; wait "$fixture_pid" 2>/dev/null; fixture_pid=
 out=$(sync); rc=$?
