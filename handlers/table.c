@@ -221,6 +221,23 @@ static const struct field link_confirm_fields[] = {
 	{ .name = NULL },
 };
 
+static const struct field activity_publish_fields[] = {
+	{ .name = "profileId", .src = VS_PATH, .type = VT_UUID, .required = true },
+	{ .name = "accountId", .src = VS_BODY, .type = VT_ACCOUNT, .required = true },
+	{ .name = "evidence", .src = VS_BODY, .type = VT_OBJECT, .required = true },
+	{ .name = NULL },
+};
+
+static const struct field activity_review_fields[] = {
+	{ .name = "profileId", .src = VS_PATH, .type = VT_UUID, .required = true },
+	{ .name = "activityId", .src = VS_PATH, .type = VT_BYTES32, .required = true },
+	{ .name = "reviewText", .src = VS_BODY, .type = VT_STRING, .required = true,
+	    .min_len = 1, .max_len = 1000 },
+	{ .name = "createdAt", .src = VS_BODY, .type = VT_UINT, .required = true,
+	    .min = 0, .max = 9007199254740991ULL },
+	{ .name = NULL },
+};
+
 const struct endpoint endpoints[] = {
 	{ .id = "health", .method = HM_GET, .pattern = "/health", .handler = h_health_get,
 	    .auth = AUTH_NONE, .flags = EP_DB,
@@ -355,6 +372,17 @@ const struct endpoint endpoints[] = {
 	    .handler = h_link_confirm_post, .auth = AUTH_SIWX, .body = BODY_JSON, .body_max = 1024,
 	    .flags = EP_DB | EP_STRICT | EP_NO_STORE, .fields = link_confirm_fields,
 	    .summary = "SIWX (member): confirm a pending link with its identical intent digest" },
+	{ .id = "x402.profiles.activity.publish", .method = HM_POST,
+	    .pattern = "/api/v1/x402/profiles/{profileId}/activity", .handler = h_activity_publish_post,
+	    .auth = AUTH_SIWX, .body = BODY_JSON, .body_max = 64 * 1024,
+	    .flags = EP_DB | EP_STRICT | EP_NO_STORE, .fields = activity_publish_fields,
+	    .summary = "SIWX (an active wallet): publish verified activity evidence as one fact (x402 receipt, Base USDC transfer, client settlement)" },
+	{ .id = "x402.profiles.activity.review", .method = HM_POST,
+	    .pattern = "/api/v1/x402/profiles/{profileId}/activity/{activityId}/review",
+	    .handler = h_activity_review_post, .check = h_activity_review_check,
+	    .siwx_request = h_activity_review_request, .auth = AUTH_SIWX, .body = BODY_JSON,
+	    .body_max = 8 * 1024, .flags = EP_DB | EP_STRICT | EP_NO_STORE, .fields = activity_review_fields,
+	    .summary = "SIWX (the publishing wallet): attach a client_settlement review to a public activity; never ranked" },
 	{ .id = "feed.retired", .method = HM_GET, .pattern = "/api/feed", .handler = h_feed_get,
 	    .auth = AUTH_NONE, .summary = "retired feed: 410 with the replacement" },
 };
