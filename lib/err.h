@@ -46,6 +46,8 @@ enum err {
 	ERR_LINK_INTENT_INVALID,    /* 409 a link intent expired, changed, or its policy changed */
 	ERR_CONTROLLER_ROTATION,    /* 409 the controller cannot be revoked as a wallet link */
 	ERR_ACTIVITY_CONFLICT,      /* 409 this evidence is already another fact of the profile */
+	ERR_PREVIEW_STALE,          /* 409 the discovery preview digest is not the current one */
+	ERR_MEMBER_CONSENT_MISSING, /* 409 an active member consented only to the private policy */
 	ERR_GONE,                   /* 410 retired endpoint */
 	ERR_BODY_TOO_LARGE,         /* 413 */
 	ERR_UNSUPPORTED_MEDIA_TYPE, /* 415 */
