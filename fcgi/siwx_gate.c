@@ -251,6 +251,7 @@ siwx_gate_run(const struct gate *g, struct req *r, struct resp *w)
 	snprintf(r->siwx.caip10, sizeof(r->siwx.caip10), "eip155:%d:%s", SIWX_CHAIN_ID,
 	    addr_format(&p.address, a));
 	r->siwx.signature_kind = use.signature_kind;
+	memcpy(r->siwx.proof_digest, p.digest, sizeof(r->siwx.proof_digest));
 	r->siwx.request_id = NULL;
 	if (p.request_id && (r->siwx.request_id = pool_strndup(&r->pool, p.request_id,
 	    strlen(p.request_id))) == NULL) {

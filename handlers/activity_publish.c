@@ -44,7 +44,7 @@
 #include "authority.h"
 #include "config.h"
 #include "db.h"
-#include "fact.h"
+#include "facts.h"
 #include "hex.h"
 #include "json.h"
 #include "profiles.h"
@@ -74,6 +74,8 @@ struct pub {
 	uint64_t log_index;
 	int64_t occurred_at, published_at;
 	const char *details;
+	const uint8_t *proof_digest;  /* the sign-in proof that publishes it */
+	const char *signature_kind;
 	enum pub_outcome out;
 };
 
@@ -291,15 +293,16 @@ insert_body(struct db *db, void *arg)
 
 	sql_add(&q, "INSERT INTO profile_activity (activity_id, profile_id, chain_id, account, kind, "
 	    "evidence_kind, evidence_key, route_id, origin, method, path, network, asset, amount_atomic, "
-	    "tx_hash, log_index, occurred_at, details, published_at) SELECT ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-	    "?, ?, ?, ?, ?, ?, ?, ? FROM profile_wallets WHERE profile_id = ? AND chain_id = ? AND "
-	    "active_wallet = ?", SQL_BYTES(p->id, 32), SQL_BYTES(p->pid, 16), SQL_U64(VALID_ACCOUNT_CHAIN_ID),
+	    "tx_hash, log_index, occurred_at, details, published_at, proof_digest, signature_kind) SELECT "
+	    "?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ? FROM profile_wallets WHERE "
+	    "profile_id = ? AND chain_id = ? AND active_wallet = ?", SQL_BYTES(p->id, 32), SQL_BYTES(p->pid, 16), SQL_U64(VALID_ACCOUNT_CHAIN_ID),
 	    SQL_BYTES(p->account, 20), SQL_TEXT(p->kind), SQL_TEXT(p->evidence_kind), SQL_BYTES(p->key, 32),
 	    p->has_route ? SQL_BYTES(p->route, 32) : SQL_NULL, SQL_TEXT(p->origin), SQL_TEXT(p->method),
 	    SQL_TEXT(p->path), SQL_TEXT(p->network), p->has_asset ? SQL_BYTES(p->asset, 20) : SQL_NULL,
 	    p->amount ? SQL_DEC(p->amount) : SQL_NULL, p->has_tx ? SQL_BYTES(p->tx, 32) : SQL_NULL,
 	    p->has_log ? SQL_U64(p->log_index) : SQL_NULL, SQL_I64(p->occurred_at), SQL_TEXT(p->details),
-	    SQL_I64(p->published_at), SQL_BYTES(p->pid, 16), SQL_U64(VALID_ACCOUNT_CHAIN_ID),
+	    SQL_I64(p->published_at), SQL_BYTES(p->proof_digest, 32), SQL_TEXT(p->signature_kind),
+	    SQL_BYTES(p->pid, 16), SQL_U64(VALID_ACCOUNT_CHAIN_ID),
 	    SQL_BYTES(p->account, 20));
 	if ((rc = db_exec(db, &q)) == DB_DUPLICATE) {
 		p->out = PUB_EXISTS;
@@ -311,13 +314,23 @@ insert_body(struct db *db, void *arg)
 	return DB_OK;
 }
 
-/* The same fact as p? (The evidence key fixes the rest.) */
-static bool
-same_fact(const struct fact *f, const struct pub *p)
+/* Is the stored fact p->id the same fact as p? (The evidence key fixes the rest.) */
+static enum db_rc
+same_fact(struct db *db, const struct pub *p, bool *same)
 {
-	return strcmp(f->kind, p->kind) == 0 && strcmp(f->evidence_kind, p->evidence_kind) == 0 &&
-	    memcmp(f->account, p->account, 20) == 0 && f->has_route == p->has_route &&
-	    (!p->has_route || memcmp(f->route, p->route, 32) == 0);
+	char b[512];
+	struct sql q = SQL_ON(b);
+	uint64_t n = 0;
+	bool found = false;
+	enum db_rc rc;
+
+	sql_add(&q, "SELECT COUNT(*) FROM profile_activity WHERE activity_id = ? AND kind = ? AND "
+	    "evidence_kind = ? AND account = ? AND route_id <=> ?", SQL_BYTES(p->id, 32), SQL_TEXT(p->kind),
+	    SQL_TEXT(p->evidence_kind), SQL_BYTES(p->account, 20), p->has_route ? SQL_BYTES(p->route, 32) :
+	    SQL_NULL);
+	rc = db_query_u64(db, &q, &n, &found);
+	*same = n == 1;
+	return rc;
 }
 
 enum err
@@ -326,11 +339,12 @@ h_activity_publish_post(struct req *r, struct resp *w)
 	const struct value *pid = req_val(r, "profileId"), *acct = req_val(r, "accountId");
 	const struct value *ev = req_val(r, "evidence");
 	struct activity_evidence *e = pool_alloc(&r->pool, sizeof(*e));
-	struct pub p = { .pid = pid->uuid, .network = r->cfg->network, .out = PUB_NEW };
-	struct fact f;
+	struct pub p = { .pid = pid->uuid, .network = r->cfg->network, .proof_digest = r->siwx.proof_digest,
+		.signature_kind = r->siwx.signature_kind, .out = PUB_NEW };
+	struct fact_id fid = { .src = FACT_STORED };
 	char field[96], why[320];
-	bool yes = false, found = false;
-	json_object *o;
+	bool yes = false, same = true;
+	json_object *o = NULL;
 	enum activity_parse pr;
 	enum err er;
 	enum db_rc rc;
@@ -363,14 +377,17 @@ h_activity_publish_post(struct req *r, struct resp *w)
 	if (p.out == PUB_NOT_LINKED)
 		return resp_fail(w, ERR_NOT_FOUND, NULL, "No profile with this ID has the signing wallet as an "
 		    "active wallet.");
-	if (fact_load(r->db, &r->pool, p.pid, p.id, &f, &found) != DB_OK)
+	if (p.out == PUB_EXISTS && same_fact(r->db, &p, &same) != DB_OK)
 		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
-	if (!found)
-		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
-	if (p.out == PUB_EXISTS && !same_fact(&f, &p))
+	if (!same)
 		return resp_fail(w, ERR_ACTIVITY_CONFLICT, "evidence", "This evidence is already the fact %s of "
-		    "this profile, bound to another route; facts are immutable.", hex_encode(f.id, 32, field));
-	o = fact_json(&f);
+		    "this profile, bound to another route; facts are immutable.", hex_encode(p.id, 32, field));
+	/* The answer is the fact as every read shows it (handlers/facts.h). */
+	memcpy(fid.key, p.id, 32);
+	if (facts_one(r->db, r->cfg, p.pid, &fid, &o) != DB_OK)
+		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
+	if (o == NULL)
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
 	jr = resp_json(w, 201, o);
 	json_object_put(o);
 	return jr < 0 ? resp_fail(w, ERR_INTERNAL, NULL, NULL) : ERR_NONE;

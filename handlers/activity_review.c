@@ -35,9 +35,9 @@
 #include <time.h>
 
 #include "activity.h"
+#include "buf.h"
 #include "config.h"
 #include "db.h"
-#include "fact.h"
 #include "hex.h"
 #include "json.h"
 #include "profiles.h"
@@ -46,13 +46,67 @@
 #include "table.h"
 #include "banned.h"
 
+/* What a review needs of the stored fact it is attached to. */
+struct fact {
+	uint8_t id[32], profile[16], account[20];
+	bool has_route, has_tx, has_log;
+	uint8_t route[32], tx[32];
+	char kind[24], evidence_kind[72], network[40];
+	uint64_t log_index;
+	bool is_public;               /* public_all, and its wallet still active in the profile */
+};
+
+/* The stored fact activity_id of profile pid, with its publicity (docs/ARCHITECTURE.md, Profile activity). */
+static enum db_rc
+fact_load(struct db *db, const uint8_t pid[16], const uint8_t activity_id[32], struct fact *f, bool *found)
+{
+	char buf[1024];
+	struct sql q = SQL_ON(buf);
+	MYSQL_RES *res = NULL;
+	MYSQL_ROW row;
+	unsigned long *len;
+	enum db_rc rc;
+
+	*found = false;
+	sql_add(&q, "SELECT a.activity_id, a.profile_id, a.account, a.kind, a.evidence_kind, a.route_id, "
+	    "a.network, a.tx_hash, a.log_index, (p.discovery_mode = 'public_all' AND EXISTS (SELECT 1 FROM "
+	    "profile_wallets w WHERE w.profile_id = a.profile_id AND w.chain_id = a.chain_id AND "
+	    "w.active_wallet = a.account)) FROM profile_activity a JOIN profiles p ON p.profile_id = "
+	    "a.profile_id WHERE a.activity_id = ? AND a.profile_id = ?", SQL_BYTES(activity_id, 32),
+	    SQL_BYTES(pid, 16));
+	if ((rc = db_query(db, &q, &res)) != DB_OK)
+		return rc;
+	if (res && (row = mysql_fetch_row(res)) != NULL && (len = mysql_fetch_lengths(res)) != NULL &&
+	    row[0] && len[0] == 32 && row[1] && len[1] == 16 && row[2] && len[2] == 20 && row[3] && row[4] &&
+	    row[9]) {
+		memset(f, 0, sizeof(*f));
+		memcpy(f->id, row[0], 32);
+		memcpy(f->profile, row[1], 16);
+		memcpy(f->account, row[2], 20);
+		snprintf(f->kind, sizeof(f->kind), "%s", row[3]);
+		snprintf(f->evidence_kind, sizeof(f->evidence_kind), "%s", row[4]);
+		if ((f->has_route = row[5] && len[5] == 32))
+			memcpy(f->route, row[5], 32);
+		snprintf(f->network, sizeof(f->network), "%s", row[6] ? row[6] : "");
+		if ((f->has_tx = row[7] && len[7] == 32))
+			memcpy(f->tx, row[7], 32);
+		if ((f->has_log = row[8] != NULL))
+			f->log_index = strtoull(row[8], NULL, 10);
+		f->is_public = strcmp(row[9], "1") == 0;
+		*found = true;
+	}
+	if (res)
+		mysql_free_result(res);
+	return DB_OK;
+}
+
 /* Can f take an activity review? */
 static bool
 reviewable(const struct fact *f)
 {
 	return f->is_public && strcmp(f->kind, "used") == 0 &&
 	    strcmp(f->evidence_kind, "client_settlement") == 0 && f->has_route && f->has_tx && f->has_log &&
-	    f->network != NULL;
+	    f->network[0] != '\0';
 }
 
 /* The review statement of f by its publisher with this text and time, and its digest. */
@@ -99,7 +153,7 @@ h_activity_review_request(struct req *r, char *out, size_t cap)
 	char hx[67];
 
 	out[0] = '\0';
-	if (fact_load(r->db, &r->pool, pid->uuid, aid->b32, &f, &found) != DB_OK)
+	if (fact_load(r->db, pid->uuid, aid->b32, &f, &found) != DB_OK)
 		return -1;
 	/* No such reviewable fact: no binding; the handler answers 404 after the proof. */
 	if (!found || !reviewable(&f))
@@ -154,6 +208,9 @@ struct attach {
 	size_t text_len;
 	uint64_t created_at;
 	uint8_t digest[32];
+	const char *statement;        /* its canonical JSON, what was signed */
+	const uint8_t *proof_digest;
+	const char *signature_kind;
 	int64_t now;
 	enum review_outcome out;
 };
@@ -164,18 +221,20 @@ attach_body(struct db *db, void *arg)
 {
 	struct attach *a = arg;
 	const struct fact *f = a->f;
-	char buf[4096];
+	char buf[12288];
 	struct sql q = SQL_ON(buf);
 	enum db_rc rc;
 
 	sql_add(&q, "INSERT INTO activity_reviews (activity_id, profile_id, chain_id, route_id, reviewer, "
-	    "tx_hash, review_text, created_at, digest, published_at) SELECT a.activity_id, a.profile_id, "
-	    "a.chain_id, a.route_id, a.account, a.tx_hash, ?, ?, ?, ? FROM profile_activity a JOIN profiles p ON "
-	    "p.profile_id = a.profile_id JOIN profile_wallets w ON w.profile_id = a.profile_id AND "
-	    "w.chain_id = a.chain_id AND w.active_wallet = a.account WHERE a.activity_id = ? AND "
-	    "a.profile_id = ? AND a.kind = 'used' AND a.evidence_kind = 'client_settlement' AND "
-	    "p.discovery_mode = 'public_all'", SQL_TEXTN(a->text, a->text_len), SQL_U64(a->created_at),
-	    SQL_BYTES(a->digest, 32), SQL_I64(a->now), SQL_BYTES(f->id, 32), SQL_BYTES(f->profile, 16));
+	    "tx_hash, review_text, created_at, digest, published_at, statement_json, proof_digest, "
+	    "signature_kind) SELECT a.activity_id, a.profile_id, a.chain_id, a.route_id, a.account, a.tx_hash, "
+	    "?, ?, ?, ?, ?, ?, ? FROM profile_activity a JOIN profiles p ON p.profile_id = a.profile_id JOIN "
+	    "profile_wallets w ON w.profile_id = a.profile_id AND w.chain_id = a.chain_id AND "
+	    "w.active_wallet = a.account WHERE a.activity_id = ? AND a.profile_id = ? AND a.kind = 'used' AND "
+	    "a.evidence_kind = 'client_settlement' AND p.discovery_mode = 'public_all'",
+	    SQL_TEXTN(a->text, a->text_len), SQL_U64(a->created_at), SQL_BYTES(a->digest, 32), SQL_I64(a->now),
+	    SQL_TEXT(a->statement), SQL_BYTES(a->proof_digest, 32), SQL_TEXT(a->signature_kind),
+	    SQL_BYTES(f->id, 32), SQL_BYTES(f->profile, 16));
 	if ((rc = db_exec(db, &q)) == DB_DUPLICATE) {
 		a->out = REVIEW_TAKEN;
 		return DB_DUPLICATE;
@@ -226,14 +285,16 @@ h_activity_review_post(struct req *r, struct resp *w)
 	const struct value *t = req_val(r, "reviewText"), *c = req_val(r, "createdAt");
 	struct fact f;
 	struct attach a = { .f = &f, .text = t->text, .text_len = t->len, .created_at = c->u,
+		.proof_digest = r->siwx.proof_digest, .signature_kind = r->siwx.signature_kind,
 		.now = (int64_t)time(NULL), .out = REVIEW_NEW };
+	struct buf canon;
 	struct attached old;
 	bool found = false;
 	char hx[67];
 	json_object *st;
 	enum db_rc rc;
 
-	if (fact_load(r->db, &r->pool, pid->uuid, aid->b32, &f, &found) != DB_OK)
+	if (fact_load(r->db, pid->uuid, aid->b32, &f, &found) != DB_OK)
 		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
 	if (!found || !reviewable(&f))
 		return resp_fail(w, ERR_NOT_FOUND, NULL, "This profile has no public client_settlement activity "
@@ -251,6 +312,12 @@ h_activity_review_post(struct req *r, struct resp *w)
 	if (r->siwx.request_id == NULL || strcmp(r->siwx.request_id, hx) != 0)
 		return resp_fail(w, ERR_REVIEW_MISMATCH, NULL, "The sign-in proof's Request ID must be %s, the "
 		    "digest of this review's statement; sign the fresh challenge for this very review.", hx);
+	buf_init(&canon, 16 * 1024);
+	if (json_canonical(st, &canon) < 0 || (a.statement = pool_strndup(&r->pool, canon.p, canon.len)) == NULL) {
+		buf_release(&canon);
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
+	}
+	buf_release(&canon);
 	rc = db_txn(r->db, attach_body, &a);
 	if (rc != DB_OK && !(rc == DB_DUPLICATE && a.out == REVIEW_TAKEN))
 		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
