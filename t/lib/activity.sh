@@ -6,7 +6,8 @@
 #                               lists $RURL with an offer signed by KEY0
 #                               (the endpoint: the route's receipt signer and
 #                               payTo, and the stack's own payTo, so the
-#                               stack's paid reads pay it as $RURL would)
+#                               stack's paid reads pay it as $RURL would);
+#                               ACTIVITY_LISTINGS adds more (--listing URL KEY ...)
 #   acct ADDR                   eip155:8453:ADDR
 #   addr_of KEY                 the key's EIP-55 address
 #   sx KEY METHOD PATH [BODY] [siwx.mjs options]
@@ -34,7 +35,9 @@ activity_stack() {
 	export WAYMARK_SEED=0 WAYMARK_CONFIRMATIONS=${WAYMARK_CONFIRMATIONS:-0}
 	export WAYMARK_FACILITATOR_URL=http://127.0.0.1:$fport WAYMARK_PAY_TO=$ADDR0
 	export WAYMARK_CATALOG_URL=http://127.0.0.1:$cport
-	node "$tools/catalog-fixture.mjs" "$cport" 0 --listing "$RURL" "$KEY0" --only > "$http_tmp/fixture.out" &
+	# shellcheck disable=SC2086
+	node "$tools/catalog-fixture.mjs" "$cport" 0 --listing "$RURL" "$KEY0" ${ACTIVITY_LISTINGS:-} --only \
+		> "$http_tmp/fixture.out" &
 	cpid=$!
 	local n=0
 	until grep -q ready "$http_tmp/fixture.out" 2>/dev/null || [ $n -ge 100 ]; do n=$((n + 1)); sleep 0.1; done
