@@ -100,8 +100,11 @@ active_in(struct db *db, const uint8_t pid[16], const uint8_t wallet[20], bool *
 static enum err
 settlement_fail(struct resp *w, enum settlement_rc rc, const char *field)
 {
-	if (rc == SETTLEMENT_UNAVAILABLE || rc == SETTLEMENT_BAD_REPLY)
+	if (rc == SETTLEMENT_UNAVAILABLE || rc == SETTLEMENT_BAD_REPLY) {
+		/* Fail closed; the operator learns why, the client only that it may retry. */
+		fprintf(stderr, "waymark: activity publish: chain_unavailable (%s)\n", settlement_strerror(rc));
 		return resp_fail(w, ERR_CHAIN_UNAVAILABLE, NULL, NULL);
+	}
 	return resp_fail(w, ERR_EVIDENCE_UNVERIFIED, rc == SETTLEMENT_AMBIGUOUS ? "evidence.logIndex" : field,
 	    "%s", settlement_strerror(rc));
 }
@@ -263,7 +266,7 @@ verify_receipt(struct req *r, struct resp *w, const struct activity_evidence *e,
 	p->path = keep(r, e->path);
 	p->method = keep(r, e->method);
 	p->amount = keep(r, of->amount);
-	p->occurred_at = (int64_t)rc->issued_at;
+	p->occurred_at = rc->issued_at > 0 ? (int64_t)rc->issued_at : 1;   /* occurredAt is at least 1 */
 	d = json_object_new_object();
 	json_object_object_add(d, "routeBinding", json_object_new_string("service_receipt"));
 	json_object_object_add(d, "receiptDigest", json_object_new_string(hex_encode(rc->digest, 32, hx)));

@@ -72,7 +72,8 @@ log_matches(json_object *l, const struct settlement_want *w, struct settlement *
 	struct addr emitter, from;
 	uint8_t word[32];
 
-	*indexed = qty_of(l, "logIndex", &s->log_index) == 0;
+	/* A log index past the stored range is no index we can name. */
+	*indexed = qty_of(l, "logIndex", &s->log_index) == 0 && s->log_index <= SETTLEMENT_LOG_INDEX_MAX;
 	if (json_object_object_get_ex(l, "removed", &rm) && json_object_is_type(rm, json_type_boolean) &&
 	    json_object_get_boolean(rm))
 		return false;

@@ -30,6 +30,7 @@
 #include "u256.h"
 
 #define SETTLEMENT_AMOUNT_DIGITS 65     /* the widest amount stored (DECIMAL(65,0)) */
+#define SETTLEMENT_LOG_INDEX_MAX 2147483647  /* a log index beyond this is never a candidate */
 
 enum settlement_rc {
 	SETTLEMENT_OK = 0,

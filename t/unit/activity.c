@@ -256,6 +256,8 @@ settlements(void)
 		{ "0x1", "[{\"address\":\"" USDC "\",\"topics\":[" TOPIC_T "," T_WALLET "],\"data\":" V10000
 		    ",\"logIndex\":\"0x3\"}]", -1, SETTLEMENT_NO_TRANSFER, "a Transfer without its payee topic" },
 		{ "0x1", "[null, 1, \"x\"]", -1, SETTLEMENT_NO_TRANSFER, "logs of other types" },
+		{ "0x1", "[" LOG(USDC, T_WALLET, T_PAYEE, V10000, "0x80000000") "]", -1, SETTLEMENT_NO_TRANSFER,
+		    "a log index past 2^31-1" },
 	};
 
 	addr_parse(WALLET, strlen(WALLET), &w.from);
