@@ -35,7 +35,8 @@
 #define W_STORED "a.profile_id = ? AND a.account IN " ACTIVE_SET              /* pid, pid */
 #define SEL_STORED "SELECT " FID_STORED " AS fid, a.kind, a.account, a.route_id, a.origin, a.method, " \
 	"a.path, a.network, a.asset, a.amount_atomic, a.tx_hash, " AT_STORED " AS occurred, a.evidence_kind, " \
-	"a.details, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL FROM profile_activity a WHERE " W_STORED
+	"a.details, NULL AS x1, NULL AS x2, NULL AS x3, NULL AS x4, NULL AS x5, NULL AS x6, NULL AS x7, " \
+	"NULL AS x8 FROM profile_activity a WHERE " W_STORED
 
 #define FID_RECOG "CAST(CONCAT('recognized-0x', LOWER(HEX(b.tx_hash)), '-', b.log_index) AS BINARY)"
 #define AT_RECOG "GREATEST(b.block_time, 1)"

@@ -37,8 +37,8 @@
 	"settlements and x402 receipts its active wallets published and this service verified, the signed " \
 	"reviews and routed recognitions they made, each as its evidenceKind says. A fact proves what its " \
 	"evidence binds (wallet, route, amount, time), not the quality of a response, and linked wallets " \
-	"prove consent, not shared custody. Missing facts are not a negative finding; facts never rank a " \
-	"discovery candidate."
+	"prove consent, not shared custody. Missing facts are not a negative finding; a fact changes no " \
+	"discovery order beyond what its review or recognition already does."
 
 #define SITE_INTERPRETATION "A wallet profile its controller published (public_all): its active " \
 	"wallets, each of which consented to publication, and how many facts of each category they have. " \
