@@ -13,6 +13,7 @@
 
 #define SIWX_STATEMENT "Sign in with this wallet for this one operation; this moves no funds."
 #define SIWX_URI_MAX X402_URL_MAX
+#define SIWX_REQUEST_ID_MAX 128       /* a row's request binding, NUL included */
 #define DOMAIN_MAX 256
 
 /* What this request's proof must be bound to. */
@@ -90,7 +91,7 @@ header_b64(struct resp *w, const char *name, json_object *obj)
 static int
 add_challenge(struct req *r, struct resp *w, const struct target *t, const char *error)
 {
-	char nonce[SIWXSTORE_NONCE_LEN + 1];
+	char nonce[SIWXSTORE_NONCE_LEN + 1], request_id[SIWX_REQUEST_ID_MAX] = "";
 	int64_t now = (int64_t)time(NULL);
 	struct siwx_challenge c = { .domain = t->domain, .uri = t->uri, .nonce = nonce,
 		.statement = SIWX_STATEMENT, .issued_at = now, .expires_at = now + SIWXSTORE_TTL_S,
@@ -98,6 +99,10 @@ add_challenge(struct req *r, struct resp *w, const struct target *t, const char 
 	json_object *pr = NULL, *res = NULL, *ext = NULL, *exts = NULL;
 	int rc = -1;
 
+	/* The row binds the request itself: its Request ID is signed with the proof. */
+	if (r->ep->siwx_request && r->ep->siwx_request(r, request_id, sizeof(request_id)) < 0)
+		return -1;
+	c.request_id = request_id[0] ? request_id : NULL;
 	if (siwxstore_issue(r->db, &t->b, now, nonce) < 0)
 		return -1;
 	if ((pr = json_object_new_object()) == NULL || (res = json_object_new_object()) == NULL ||
@@ -246,6 +251,13 @@ siwx_gate_run(const struct gate *g, struct req *r, struct resp *w)
 	snprintf(r->siwx.caip10, sizeof(r->siwx.caip10), "eip155:%d:%s", SIWX_CHAIN_ID,
 	    addr_format(&p.address, a));
 	r->siwx.signature_kind = use.signature_kind;
+	memcpy(r->siwx.proof_digest, p.digest, sizeof(r->siwx.proof_digest));
+	r->siwx.request_id = NULL;
+	if (p.request_id && (r->siwx.request_id = pool_strndup(&r->pool, p.request_id,
+	    strlen(p.request_id))) == NULL) {
+		e = resp_fail(w, ERR_INTERNAL, NULL, NULL);
+		goto out;
+	}
 	siwx_proof_release(&p);
 	e = r->ep->handler(r, w);
 	if (w->status == 402 && add_challenge(r, w, &t, err_info(e)->code) < 0) {

@@ -26,6 +26,7 @@
 #include "brand.h"
 #include "corpus.h"
 #include "hex.h"
+#include "profiles.h"
 #include "route.h"
 #include "sql.h"
 #include "url.h"
@@ -278,8 +279,9 @@ verified(struct cand *c)
 /*
  * Run q, whose rows are (route ID, count, count), and store the two counts
  * of each corpus route at the given offsets of its entry (zero for routes
- * without a row).
+ * without a row). off_b NO_COUNT: the rows carry one count.
  */
+#define NO_COUNT SIZE_MAX
 static enum db_rc
 load_counts(struct db *db, struct corpus *k, const struct sql *q, size_t off_a, size_t off_b)
 {
@@ -289,7 +291,8 @@ load_counts(struct db *db, struct corpus *k, const struct sql *q, size_t off_a, 
 
 	for (size_t i = 0; i < k->n; i++) {
 		*(uint64_t *)(void *)((char *)&k->e[i] + off_a) = 0;
-		*(uint64_t *)(void *)((char *)&k->e[i] + off_b) = 0;
+		if (off_b != NO_COUNT)
+			*(uint64_t *)(void *)((char *)&k->e[i] + off_b) = 0;
 	}
 	if ((rc = db_query(db, q, &res)) != DB_OK)
 		return rc;
@@ -302,7 +305,8 @@ load_counts(struct db *db, struct corpus *k, const struct sql *q, size_t off_a, 
 		memcpy(key.route_id, row[0], 32);
 		if ((hit = bsearch(&key, k->e, k->n, sizeof(*k->e), cand_cmp_route)) != NULL) {
 			*(uint64_t *)(void *)((char *)hit + off_a) = strtoull(row[1], NULL, 10);
-			*(uint64_t *)(void *)((char *)hit + off_b) = strtoull(row[2], NULL, 10);
+			if (off_b != NO_COUNT)
+				*(uint64_t *)(void *)((char *)hit + off_b) = strtoull(row[2], NULL, 10);
 		}
 	}
 	if (res)
@@ -343,14 +347,22 @@ order_cmp(const void *x, const void *y)
 
 json_object *
 corpus_review_item(const struct config *cfg, const uint8_t route_id[32], const char *text,
-    const char *lane, const char *wallet_hex, const char *published)
+    const char *lane, const char *wallet_hex, const char *published, const uint8_t *source_profile,
+    const uint8_t *source_activity)
 {
 	json_object *it = json_object_new_object();
-	char rid[67], wallet[43], src[CONFIG_STR_MAX + 128];
+	char rid[67], wallet[43], src[CONFIG_STR_MAX + 160], pid[37];
 
 	hex_encode(route_id, 32, rid);
 	snprintf(wallet, sizeof(wallet), "0x%s", wallet_hex);
-	snprintf(src, sizeof(src), "%s/api/site/x402/routes/%s/reviews", cfg->public_base_url, rid);
+	if (source_profile && source_activity) {
+		/* A client_settlement review cites the public activity it is attached to. */
+		uuid_text(source_profile, pid);
+		snprintf(src, sizeof(src), "%s/api/site/x402/profiles/%s/activity/%s", cfg->public_base_url, pid,
+		    hex_encode(source_activity, 32, rid));
+	} else {
+		snprintf(src, sizeof(src), "%s/api/site/x402/routes/%s/reviews", cfg->public_base_url, rid);
+	}
 	json_object_object_add(it, "text", json_object_new_string(text));
 	json_object_object_add(it, "evidenceKind", json_object_new_string(lane));
 	json_object_object_add(it, "reviewer", json_object_new_string(wallet));
@@ -359,14 +371,70 @@ corpus_review_item(const struct config *cfg, const uint8_t route_id[32], const c
 	return it;
 }
 
+/* Every review item, the lanes' and the public client_settlement ones (see corpus.h). */
+static void
+review_union(struct sql *q, uint64_t chain, const char *reviewer)
+{
+	sql_add(q, "SELECT route_id, lane, review_text, LOWER(HEX(reviewer)) rv, published_at ts, 0 src, "
+	    "id, NULL sp, NULL sa FROM reviews WHERE chain_id = ?", SQL_U64(chain));
+	if (reviewer)
+		sql_add(q, " AND reviewer = ?", SQL_HEX(reviewer));
+	/* Public only: the profile is public_all and the publishing wallet still active in it. */
+	sql_add(q, " UNION ALL SELECT r.route_id, 'client_settlement', r.review_text, LOWER(HEX(r.reviewer)), "
+	    "FROM_UNIXTIME(r.published_at), 1, 0, r.profile_id, r.activity_id FROM activity_reviews r JOIN "
+	    "profile_activity a ON a.activity_id = r.activity_id JOIN profiles p ON p.profile_id = "
+	    "a.profile_id JOIN profile_wallets w ON w.profile_id = a.profile_id AND w.chain_id = a.chain_id "
+	    "AND w.active_wallet = a.account WHERE r.chain_id = ? AND p.discovery_mode = 'public_all'",
+	    SQL_U64(VALID_ACCOUNT_CHAIN_ID));
+	if (reviewer)
+		sql_add(q, " AND r.reviewer = ?", SQL_HEX(reviewer));
+}
+
+void
+corpus_review_sql(struct sql *q, uint64_t chain, const char *reviewer)
+{
+	if (reviewer) {
+		sql_add(q, "SELECT route_id, lane, review_text, rv, DATE_FORMAT(ts, '%Y-%m-%dT%H:%i:%sZ'), sp, "
+		    "sa FROM (");
+		review_union(q, chain, reviewer);
+		sql_add(q, ") u ORDER BY route_id, ts DESC, src DESC, id DESC");
+		return;
+	}
+	sql_add(q, "SELECT route_id, lane, review_text, rv, DATE_FORMAT(ts, '%Y-%m-%dT%H:%i:%sZ'), sp, sa "
+	    "FROM (SELECT u.*, ROW_NUMBER() OVER (PARTITION BY route_id ORDER BY ts DESC, src DESC, id "
+	    "DESC) AS n FROM (");
+	review_union(q, chain, NULL);
+	sql_add(q, ") u) t WHERE n <= 10 ORDER BY route_id, n");
+}
+
+/*
+ * Public profiles with a used fact of each corpus route (usage.profileCount):
+ * the profile is public_all and the wallet that published the fact is
+ * still active in it.
+ */
+static enum db_rc
+load_profiles(struct db *db, struct corpus *k)
+{
+	char b[768];
+	struct sql q = SQL_ON(b);
+
+	sql_add(&q, "SELECT a.route_id, COUNT(DISTINCT a.profile_id) FROM profile_activity a JOIN profiles p "
+	    "ON p.profile_id = a.profile_id JOIN profile_wallets w ON w.profile_id = a.profile_id AND "
+	    "w.chain_id = a.chain_id AND w.active_wallet = a.account WHERE a.chain_id = ? AND a.kind = 'used' "
+	    "AND a.route_id IS NOT NULL AND p.discovery_mode = 'public_all' GROUP BY a.route_id",
+	    SQL_U64(VALID_ACCOUNT_CHAIN_ID));
+	return load_counts(db, k, &q, offsetof(struct cand, profiles), NO_COUNT);
+}
+
 /*
  * Review evidence of every corpus route: boon_backed counts for ranking and
- * up to 10 newest review items of any lane for the candidates.
+ * up to 10 newest review items of any lane for the candidates, and the
+ * public profiles that used it.
  */
 static enum db_rc
 load_reviews(struct db *db, const struct config *cfg, struct corpus *k)
 {
-	char b[1024];
+	char b[2048];
 	struct sql q = SQL_ON(b);
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
@@ -381,13 +449,11 @@ load_reviews(struct db *db, const struct config *cfg, struct corpus *k)
 	if ((rc = load_counts(db, k, &q, offsetof(struct cand, boon_reviews),
 	    offsetof(struct cand, boon_reviewers))) != DB_OK)
 		return rc;
+	if ((rc = load_profiles(db, k)) != DB_OK)
+		return rc;
 	res = NULL;
 	sql_reset(&q);
-	sql_add(&q, "SELECT route_id, lane, review_text, LOWER(HEX(reviewer)), "
-	    "DATE_FORMAT(published_at, '%Y-%m-%dT%H:%i:%sZ') FROM (SELECT route_id, lane, "
-	    "review_text, reviewer, published_at, ROW_NUMBER() OVER (PARTITION BY route_id ORDER BY "
-	    "published_at DESC, id DESC) AS n FROM reviews WHERE chain_id = ?) t WHERE n <= 10 "
-	    "ORDER BY route_id, n", SQL_U64(k->chain_id));
+	corpus_review_sql(&q, k->chain_id, NULL);
 	if ((rc = db_query(db, &q, &res)) != DB_OK)
 		return rc;
 	while (res && (row = mysql_fetch_row(res)) != NULL) {
@@ -402,7 +468,8 @@ load_reviews(struct db *db, const struct config *cfg, struct corpus *k)
 		if (hit->reviews == NULL)
 			hit->reviews = json_object_new_array();
 		json_object_array_add(hit->reviews, corpus_review_item(cfg, hit->route_id, row[2], row[1], row[3],
-		    row[4]));
+		    row[4], row[5] && len[5] == 16 ? (const uint8_t *)row[5] : NULL,
+		    row[6] && len[6] == 32 ? (const uint8_t *)row[6] : NULL));
 	}
 	if (res)
 		mysql_free_result(res);
@@ -416,7 +483,7 @@ reviews_clear(struct corpus *k)
 	for (size_t i = 0; i < k->n; i++) {
 		json_object_put(k->e[i].reviews);
 		k->e[i].reviews = NULL;
-		k->e[i].boon_reviews = k->e[i].boon_reviewers = 0;
+		k->e[i].boon_reviews = k->e[i].boon_reviewers = k->e[i].profiles = 0;
 	}
 }
 
@@ -531,7 +598,7 @@ corpus_refresh(struct req *r)
 	struct corpus *k = &corpus;
 	uint64_t now = now_ms(), chain = r->cfg->chain_id;
 	long long wall = (long long)time(NULL);
-	char b[512], desc[256], usage[64], reviews[64];
+	char b[1536], desc[256], usage[64], reviews[256];
 	struct sql q = SQL_ON(b);
 	bool expired = k->loaded && k->next_expiry != 0 && wall >= k->next_expiry;
 	bool reload, reorder;
@@ -570,8 +637,18 @@ corpus_refresh(struct req *r)
 			snprintf(usage, sizeof(usage), "failed");
 	}
 	sql_reset(&q);
-	sql_add(&q, "SELECT CONCAT(COUNT(*), ':', IFNULL(MAX(id), 0)) FROM reviews WHERE "
-	    "chain_id = ?", SQL_U64(chain));
+	/*
+	 * Reviews, and what makes profile activity public: facts and activity
+	 * reviews (inserted only), the set of public_all profiles and the set
+	 * of active wallets (a mode change or a revocation changes either).
+	 */
+	sql_add(&q, "SELECT CONCAT_WS(':', (SELECT COUNT(*) FROM reviews WHERE chain_id = ?), (SELECT "
+	    "IFNULL(MAX(id), 0) FROM reviews WHERE chain_id = ?), (SELECT COUNT(*) FROM profile_activity), "
+	    "(SELECT IFNULL(MAX(published_at), 0) FROM profile_activity), (SELECT COUNT(*) FROM "
+	    "activity_reviews), (SELECT IFNULL(MAX(published_at), 0) FROM activity_reviews), (SELECT "
+	    "CONCAT(COUNT(*), '/', IFNULL(BIT_XOR(CRC32(profile_id)), 0)) FROM profiles WHERE discovery_mode = "
+	    "'public_all'), (SELECT CONCAT(COUNT(*), '/', IFNULL(BIT_XOR(CRC32(link_id)), 0)) FROM "
+	    "profile_wallets WHERE active_wallet IS NOT NULL))", SQL_U64(chain), SQL_U64(chain));
 	if (fingerprint(r->db, &q, reviews, sizeof(reviews)) != DB_OK) {
 		reorder = reorder || k->reviews_ok;
 		k->reviews_ok = false;

@@ -22,6 +22,7 @@
 #include "config.h"
 #include "db.h"
 #include "http.h"
+#include "sql.h"
 #include "wordindex.h"
 
 /* The indexed text fields of an entry (wordindex field numbers). */
@@ -38,6 +39,7 @@ struct cand {
 	long long created;          /* the context note's createdAt (newest describes) */
 	long long expires;          /* the context note's expiresAt; 0 for catalog-only */
 	uint64_t uses, wallets;
+	uint64_t profiles;          /* public profiles with a used fact of this route */
 	uint64_t boon_reviews, boon_reviewers;
 	json_object *reviews;       /* up to 10 review items, newest first (or NULL) */
 };
@@ -53,7 +55,8 @@ struct corpus {
 	uint64_t chain_id;
 	char desc_fp[256];          /* contexts and catalog fingerprint */
 	char usage_fp[64];          /* indexer checkpoint */
-	char reviews_fp[64];        /* review count and newest id */
+	char reviews_fp[256];       /* reviews, and public profile activity (facts, activity
+	                             * reviews, discovery modes, active wallets) */
 	long long next_expiry;      /* earliest expiresAt of a loaded context; 0: none */
 	uint32_t *order;            /* entries by review evidence, then route ID (no-q order) */
 	bool activity;              /* the recognition index exists and its aggregates load */
@@ -90,10 +93,24 @@ int corpus_evidence_cmp(uint32_t a, uint32_t b, const struct cand *e);
 
 /*
  * One review item of a candidate (docs/PROTOCOL.md, Discovery snapshot),
- * citing the free review source. A new object the caller owns.
+ * citing the free review source: the route's reviews, or for a
+ * client_settlement review (source_profile and source_activity, raw 16 and
+ * 32 bytes, not NULL) the public profile activity it is attached to. A new
+ * object the caller owns.
  */
 json_object *corpus_review_item(const struct config *cfg, const uint8_t route_id[32],
-    const char *text, const char *lane, const char *wallet_hex, const char *published);
+    const char *text, const char *lane, const char *wallet_hex, const char *published,
+    const uint8_t *source_profile, const uint8_t *source_activity);
+
+/*
+ * The SQL of every review item, as rows (route ID, lane, text, reviewer
+ * hex, published, profile ID, activity ID): the lanes' reviews and the
+ * client_settlement reviews of public activity (the last two columns NULL
+ * for the others), on chain. With reviewer (40 hex digits) only that
+ * wallet's, ordered by route ID, newest first; without, at most the 10
+ * newest of each route. Appended to q.
+ */
+void corpus_review_sql(struct sql *q, uint64_t chain, const char *reviewer);
 
 /*
  * A deep copy of a corpus JSON value: the answer outlives corpus_lock, and

@@ -12,11 +12,15 @@
  * field. Order: relevance (terms matched, weighted title 3, summary and
  * context 2, URL 1), then boon_backed review count, then distinct
  * boon_backed reviewers, then route ID. Token holdings, burns and
- * recognition amounts never rank, and neither do receipt_verified or
- * self_reported reviews. Each candidate carries up to 10 reviews (newest
- * first, every lane, each with its evidence kind and the free review
- * source as sourceUrl); with `reviewer`, only routes that wallet reviewed
- * remain and its reviews come first.
+ * recognition amounts never rank, and neither do receipt_verified,
+ * self_reported or client_settlement reviews. Each candidate carries up
+ * to 10 reviews (newest first, every lane, each with its evidence kind
+ * and the free review source as sourceUrl: the route's reviews, or for a
+ * client_settlement review the public profile activity it is attached
+ * to); with `reviewer`, only routes that wallet reviewed remain and its
+ * reviews come first. usage.profileCount counts the public (public_all)
+ * profiles with a used fact of the route; nothing of a private profile is
+ * read (docs/ARCHITECTURE.md, Profile activity).
  *
  * A route is a candidate while any of its descriptions is current: the
  * newest unexpired context describes it, else a catalog listing does.
@@ -203,7 +207,7 @@ candidate_json(const struct config *cfg, const struct cand *c, const uint32_t *m
 	usage = json_object_new_object();
 	json_object_object_add(usage, "useCount", json_object_new_int64((int64_t)c->uses));
 	json_object_object_add(usage, "walletCount", json_object_new_int64((int64_t)c->wallets));
-	json_object_object_add(usage, "profileCount", json_object_new_int64(0));
+	json_object_object_add(usage, "profileCount", json_object_new_int64((int64_t)c->profiles));
 	json_object_object_add(o, "usage", usage);
 	price = json_object_new_object();
 	if (c->price_usdc[0]) {
@@ -272,7 +276,7 @@ find_mine(const struct mine *m, size_t n, const struct cand *c)
 static enum db_rc
 load_mine(struct req *r, const char *rhex, struct mine **out, size_t *n)
 {
-	char b[768];
+	char b[2048];
 	struct sql q = SQL_ON(b);
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
@@ -281,9 +285,7 @@ load_mine(struct req *r, const char *rhex, struct mine **out, size_t *n)
 
 	*out = NULL;
 	*n = 0;
-	sql_add(&q, "SELECT route_id, lane, review_text, DATE_FORMAT(published_at, "
-	    "'%Y-%m-%dT%H:%i:%sZ') FROM reviews WHERE chain_id = ? AND reviewer = ? "
-	    "ORDER BY route_id, published_at DESC, id DESC", SQL_U64(r->cfg->chain_id), SQL_HEX(rhex));
+	corpus_review_sql(&q, r->cfg->chain_id, rhex);
 	if ((rc = db_query(r->db, &q, &res)) != DB_OK)
 		return rc;
 	while (res && (row = mysql_fetch_row(res)) != NULL) {
@@ -309,7 +311,8 @@ load_mine(struct req *r, const char *rhex, struct mine **out, size_t *n)
 			m->items = json_object_new_array();
 		}
 		json_object_array_add(m->items, corpus_review_item(r->cfg, m->route_id, row[2], row[1], rhex,
-		    row[3]));
+		    row[4], row[5] && len[5] == 16 ? (const uint8_t *)row[5] : NULL,
+		    row[6] && len[6] == 32 ? (const uint8_t *)row[6] : NULL));
 	}
 	if (res)
 		mysql_free_result(res);

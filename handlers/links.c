@@ -286,6 +286,7 @@ enum confirm_outcome {
 	CONFIRM_GONE,        /* the link is no longer pending, or expired meanwhile */
 	CONFIRM_TAKEN,       /* the member is active in a profile */
 	CONFIRM_FULL,        /* no free slot */
+	CONFIRM_POLICY,      /* the profile's discovery mode is no longer the intent's */
 };
 
 struct confirm {
@@ -311,6 +312,21 @@ confirm_body(struct db *db, void *arg)
 	bool used[PROFILE_WALLETS_MAX + 1] = { false }, active = false;
 	enum db_rc rc;
 
+	/*
+	 * The discovery mode is still the one the member consents to, and this
+	 * transaction changes the profile's row (its revision, sql/014), as a
+	 * change of the mode does: the two never interleave, on one server
+	 * (the row lock) or on a Galera cluster (both write sets hold the row).
+	 */
+	sql_add(&q, "UPDATE profiles SET revision = revision + 1 WHERE profile_id = ? AND discovery_mode = ?",
+	    SQL_BYTES(c->l->profile, 16), SQL_TEXT(c->l->policy));
+	if ((rc = db_exec(db, &q)) != DB_OK)
+		return rc;
+	if (mysql_affected_rows(db->my) != 1) {
+		c->out = CONFIRM_POLICY;
+		return DB_DUPLICATE;
+	}
+	sql_reset(&q);
 	sql_add(&q, "SELECT active_slot FROM profile_wallets WHERE profile_id = ? AND active_slot IS NOT NULL",
 	    SQL_BYTES(c->l->profile, 16));
 	if ((rc = db_query(db, &q, &res)) != DB_OK)
@@ -394,6 +410,9 @@ h_link_confirm_post(struct req *r, struct resp *w)
 		return resp_fail(w, ERR_WALLET_ALREADY_LINKED, NULL, NULL);
 	case CONFIRM_FULL:
 		return resp_fail(w, ERR_PROFILE_FULL, NULL, NULL);
+	case CONFIRM_POLICY:
+		return resp_fail(w, ERR_LINK_INTENT_INVALID, NULL, "The profile's discovery mode changed since this "
+		    "intent was issued; ask the controller for a new link.");
 	default:
 		return resp_fail(w, ERR_LINK_INTENT_INVALID, NULL, "This link is no longer pending; ask the "
 		    "controller for a new one.");

@@ -93,12 +93,7 @@ profile_load(struct db *db, const uint8_t *id, const uint8_t *controller, struct
 	return DB_OK;
 }
 
-/*
- * The profile as JSON: {profileId, controllerAccount, discoveryMode,
- * createdAt, walletLimit, wallets[{linkId, accountId, role, linkedAt}]}
- * with the active wallets by slot. NULL when the database failed.
- */
-static json_object *
+json_object *
 profile_json(struct db *db, const struct profile *p)
 {
 	char buf[512], id[37];

@@ -43,6 +43,14 @@ json_object *time_json(int64_t t);
 enum db_rc profile_load(struct db *db, const uint8_t *id, const uint8_t *controller, struct profile *p,
     bool *found);
 
+/*
+ * The profile as its controller reads it: {profileId, controllerAccount,
+ * discoveryMode, createdAt, walletLimit, wallets[{linkId, accountId, role,
+ * linkedAt}]} with the active wallets by slot, a new object; NULL when the
+ * database failed.
+ */
+json_object *profile_json(struct db *db, const struct profile *p);
+
 #define PROFILE_LINK_KEEP_S (7 * 86400)   /* ended pending links are pruned after a week */
 
 /*

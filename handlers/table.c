@@ -221,6 +221,58 @@ static const struct field link_confirm_fields[] = {
 	{ .name = NULL },
 };
 
+static const struct field activity_publish_fields[] = {
+	{ .name = "profileId", .src = VS_PATH, .type = VT_UUID, .required = true },
+	{ .name = "accountId", .src = VS_BODY, .type = VT_ACCOUNT, .required = true },
+	{ .name = "evidence", .src = VS_BODY, .type = VT_OBJECT, .required = true },
+	{ .name = NULL },
+};
+
+static const struct field activity_review_fields[] = {
+	{ .name = "profileId", .src = VS_PATH, .type = VT_UUID, .required = true },
+	{ .name = "activityId", .src = VS_PATH, .type = VT_BYTES32, .required = true },
+	{ .name = "reviewText", .src = VS_BODY, .type = VT_STRING, .required = true,
+	    .min_len = 1, .max_len = 1000 },
+	{ .name = "createdAt", .src = VS_BODY, .type = VT_UINT, .required = true,
+	    .min = 0, .max = 9007199254740991ULL },
+	{ .name = NULL },
+};
+
+static const struct field profile_discovery_fields[] = {
+	{ .name = "profileId", .src = VS_PATH, .type = VT_UUID, .required = true },
+	{ .name = "discoveryMode", .src = VS_BODY, .type = VT_CHOICE, .required = true,
+	    .choices = discovery_mode_names },
+	{ .name = "previewDigest", .src = VS_BODY, .type = VT_BYTES32 },
+	{ .name = NULL },
+};
+
+static const struct field profile_feed_fields[] = {
+	{ .name = "profileId", .src = VS_PATH, .type = VT_UUID, .required = true },
+	{ .name = "limit", .src = VS_QUERY, .type = VT_UINT, .min = 1, .max = 100, .def = "25" },
+	{ .name = "cursor", .src = VS_QUERY, .type = VT_STRING, .min_len = 1, .max_len = 512 },
+	{ .name = NULL },
+};
+
+static const struct field wallet_feed_fields[] = {
+	{ .name = "accountId", .src = VS_PATH, .type = VT_ACCOUNT, .required = true },
+	{ .name = "limit", .src = VS_QUERY, .type = VT_UINT, .min = 1, .max = 100, .def = "25" },
+	{ .name = "cursor", .src = VS_QUERY, .type = VT_STRING, .min_len = 1, .max_len = 512 },
+	{ .name = NULL },
+};
+
+static const struct field site_wallet_profile_fields[] = {
+	{ .name = "accountId", .src = VS_PATH, .type = VT_ACCOUNT, .required = true },
+	{ .name = NULL },
+};
+
+/* activityId: a fact ID (lib/factid.h), parsed by the row's check. */
+static const struct field site_activity_fields[] = {
+	{ .name = "profileId", .src = VS_PATH, .type = VT_UUID, .required = true },
+	{ .name = "activityId", .src = VS_PATH, .type = VT_STRING, .required = true, .min_len = 1,
+	    .max_len = 300 },
+	{ .name = NULL },
+};
+
 const struct endpoint endpoints[] = {
 	{ .id = "health", .method = HM_GET, .pattern = "/health", .handler = h_health_get,
 	    .auth = AUTH_NONE, .flags = EP_DB,
@@ -355,6 +407,49 @@ const struct endpoint endpoints[] = {
 	    .handler = h_link_confirm_post, .auth = AUTH_SIWX, .body = BODY_JSON, .body_max = 1024,
 	    .flags = EP_DB | EP_STRICT | EP_NO_STORE, .fields = link_confirm_fields,
 	    .summary = "SIWX (member): confirm a pending link with its identical intent digest" },
+	{ .id = "x402.profiles.activity.publish", .method = HM_POST,
+	    .pattern = "/api/v1/x402/profiles/{profileId}/activity", .handler = h_activity_publish_post,
+	    .auth = AUTH_SIWX, .body = BODY_JSON, .body_max = 64 * 1024,
+	    .flags = EP_DB | EP_STRICT | EP_NO_STORE, .fields = activity_publish_fields,
+	    .summary = "SIWX (an active wallet): publish verified activity evidence as one fact (x402 receipt, Base USDC transfer, client settlement)" },
+	{ .id = "x402.profiles.activity.review", .method = HM_POST,
+	    .pattern = "/api/v1/x402/profiles/{profileId}/activity/{activityId}/review",
+	    .handler = h_activity_review_post, .check = h_activity_review_check,
+	    .siwx_request = h_activity_review_request, .auth = AUTH_SIWX, .body = BODY_JSON,
+	    .body_max = 8 * 1024, .flags = EP_DB | EP_STRICT | EP_NO_STORE, .fields = activity_review_fields,
+	    .summary = "SIWX (the publishing wallet): attach a client_settlement review to a public activity; never ranked" },
+	{ .id = "x402.profiles.discovery.preview", .method = HM_GET,
+	    .pattern = "/api/v1/x402/profiles/{profileId}/discovery/preview", .handler = h_profile_preview_get,
+	    .auth = AUTH_SIWX, .flags = EP_DB | EP_NO_STORE, .fields = profile_fields,
+	    .summary = "SIWX (controller): what public_all would publish (wallet IDs, fact counts), with its digest" },
+	{ .id = "x402.profiles.discovery", .method = HM_PUT,
+	    .pattern = "/api/v1/x402/profiles/{profileId}/discovery", .handler = h_profile_discovery_put,
+	    .check = h_profile_discovery_check, .auth = AUTH_SIWX, .body = BODY_JSON, .body_max = 1024,
+	    .flags = EP_DB | EP_STRICT | EP_NO_STORE, .fields = profile_discovery_fields,
+	    .summary = "SIWX (controller): set the discovery mode; public_all needs the current preview digest and every member's consent" },
+	{ .id = "x402.profiles.activity", .method = HM_GET,
+	    .pattern = "/api/v1/x402/profiles/{profileId}/activity", .handler = h_profile_feed_get,
+	    .check = h_profile_feed_check, .prepay = h_profile_feed_prepay, .auth = AUTH_PAID,
+	    .price_usdc = "0.01", .flags = EP_DB | EP_NO_STORE, .fields = profile_feed_fields,
+	    .summary = "paid: a public profile's activity facts, newest first, cursor paging" },
+	{ .id = "x402.profiles.wallet_activity", .method = HM_GET,
+	    .pattern = "/api/v1/x402/profiles/by-wallet/{accountId}/activity", .handler = h_profile_feed_get,
+	    .check = h_profile_feed_check, .prepay = h_profile_feed_prepay, .auth = AUTH_PAID,
+	    .price_usdc = "0.01", .flags = EP_DB | EP_NO_STORE, .fields = wallet_feed_fields,
+	    .summary = "paid: the activity facts of the public profile a wallet is active in" },
+	{ .id = "site.x402_profile", .method = HM_GET, .pattern = "/api/site/x402/profiles/{profileId}",
+	    .handler = h_site_profile_get, .auth = AUTH_NONE, .rate = RATE_SITE, .flags = EP_DB,
+	    .fields = profile_fields,
+	    .summary = "the compact public profile (only for a published profile)" },
+	{ .id = "site.x402_wallet_profile", .method = HM_GET,
+	    .pattern = "/api/site/x402/profiles/by-wallet/{accountId}", .handler = h_site_profile_get,
+	    .auth = AUTH_NONE, .rate = RATE_SITE, .flags = EP_DB, .fields = site_wallet_profile_fields,
+	    .summary = "the compact public profile a wallet is active in (only for a published profile)" },
+	{ .id = "site.x402_profile_activity", .method = HM_GET,
+	    .pattern = "/api/site/x402/profiles/{profileId}/activity/{activityId}",
+	    .handler = h_site_profile_activity_get, .check = h_site_activity_check, .auth = AUTH_NONE,
+	    .rate = RATE_SITE, .flags = EP_DB, .fields = site_activity_fields,
+	    .summary = "one fact of a published profile and its activity review: the source a review's sourceUrl cites" },
 	{ .id = "feed.retired", .method = HM_GET, .pattern = "/api/feed", .handler = h_feed_get,
 	    .auth = AUTH_NONE, .summary = "retired feed: 410 with the replacement" },
 };

@@ -44,6 +44,29 @@ enum err h_link_get(struct req *r, struct resp *w);
 enum err h_link_confirm_post(struct req *r, struct resp *w);
 enum err h_link_revoke_delete(struct req *r, struct resp *w);
 
+/* activity_publish.c, activity_review.c (AUTH_SIWX rows; the review's .check refuses an
+ * invalid text or a stale createdAt before any challenge, its .siwx_request binds the
+ * challenge to the review statement) */
+enum err h_activity_publish_post(struct req *r, struct resp *w);
+enum err h_activity_review_check(struct req *r, struct resp *w);
+int h_activity_review_request(struct req *r, char *out, size_t cap);
+enum err h_activity_review_post(struct req *r, struct resp *w);
+
+/* profile_mode.c (AUTH_SIWX rows: the discovery preview and mode) */
+extern const char *const discovery_mode_names[];
+enum err h_profile_preview_get(struct req *r, struct resp *w);
+enum err h_profile_discovery_check(struct req *r, struct resp *w);
+enum err h_profile_discovery_put(struct req *r, struct resp *w);
+
+/* public_profiles.c (a published profile: the paid feeds, whose prepay answers 404 before any
+ * payment, and the free site reads) */
+enum err h_profile_feed_check(struct req *r, struct resp *w);
+enum err h_profile_feed_prepay(struct req *r, struct resp *w);
+enum err h_profile_feed_get(struct req *r, struct resp *w);
+enum err h_site_profile_get(struct req *r, struct resp *w);
+enum err h_site_activity_check(struct req *r, struct resp *w);
+enum err h_site_profile_activity_get(struct req *r, struct resp *w);
+
 /* site.c */
 enum err h_site_discover_get(struct req *r, struct resp *w);
 

@@ -53,6 +53,15 @@ enum body_kind {
 
 typedef enum err (*handler_fn)(struct req *r, struct resp *w);
 
+/*
+ * An AUTH_SIWX row's optional request binding: the Request ID a sign-in
+ * challenge for this very request carries (fcgi/siwx_gate.c), so the
+ * wallet's one signature also covers what the request asks (the digest of
+ * the body the handler will act on). It writes the ID into out[cap], or ""
+ * for none; 0, or -1 when it cannot be computed (the database failed).
+ */
+typedef int (*siwx_request_fn)(struct req *r, char *out, size_t cap);
+
 struct endpoint {
 	const char *id;          /* stable resource id, e.g. "workflows.cost_preview" */
 	enum http_method method;
@@ -68,6 +77,7 @@ struct endpoint {
 	handler_fn check;        /* optional cross-field check after fields, before payment; no DB */
 	handler_fn prepay;       /* AUTH_PAID, optional: checks with the database before a payment
 	                          * is asked for or verified (fcgi/pay.h); may answer by itself */
+	siwx_request_fn siwx_request; /* AUTH_SIWX, optional: see siwx_request_fn */
 	const char *summary;     /* one line, for listings and docs */
 };
 

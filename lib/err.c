@@ -11,6 +11,7 @@ static const struct err_info errors[ERR__MAX] = {
 	[ERR_UNKNOWN_FIELD] = { 400, "unknown_field", "The request has a field this endpoint does not accept." },
 	[ERR_MISSING_FIELD] = { 400, "missing_field", "A required field is missing." },
 	[ERR_INVALID_FIELD] = { 400, "invalid_field", "A field is invalid." },
+	[ERR_REVIEW_MISMATCH] = { 400, "review_mismatch", "The sign-in proof's Request ID is not the digest of this review's statement; sign the fresh challenge for this very review." },
 	[ERR_PAYMENT_REQUIRED] = { 402, "payment_required", "This endpoint is paid: see the PAYMENT-REQUIRED header, sign, and retry with PAYMENT-SIGNATURE." },
 	[ERR_INVALID_PAYMENT] = { 402, "invalid_payment", "The PAYMENT-SIGNATURE header is not a valid x402 v2 payment." },
 	[ERR_PAYMENT_MISMATCH] = { 402, "payment_mismatch", "The payment was made for another resource or price." },
@@ -39,7 +40,10 @@ static const struct err_info errors[ERR__MAX] = {
 	[ERR_WALLET_ALREADY_LINKED] = { 409, "wallet_already_linked", "This wallet is already an active wallet of a profile; a wallet can be active in only one profile." },
 	[ERR_PROFILE_FULL] = { 409, "profile_full", "This profile already has 8 active wallets, the controller included; revoke one first." },
 	[ERR_LINK_INTENT_INVALID] = { 409, "link_intent_invalid", "This wallet-link intent can no longer be confirmed (expired, a different intent digest, or the profile's policy changed); ask the controller for a new link." },
+	[ERR_PREVIEW_STALE] = { 409, "preview_stale", "previewDigest is not the digest of this profile's current discovery preview; read the preview again and confirm what it shows." },
+	[ERR_MEMBER_CONSENT_MISSING] = { 409, "member_consent_missing", "A member wallet was linked while the profile was private and consented only to the private policy; revoke it, publish, then link it again." },
 	[ERR_CONTROLLER_ROTATION] = { 409, "controller_rotation_required", "The controller cannot be removed as a wallet link; the profile needs a controller rotation." },
+	[ERR_ACTIVITY_CONFLICT] = { 409, "activity_conflict", "This evidence is already a different fact of this profile; facts are immutable." },
 	[ERR_EVIDENCE_UNVERIFIED] = { 422, "evidence_unverified", "The receipt evidence failed verification." },
 	[ERR_GONE] = { 410, "gone", "This endpoint has been retired." },
 	[ERR_BODY_TOO_LARGE] = { 413, "body_too_large", "The request body is too large for this endpoint." },
@@ -48,6 +52,7 @@ static const struct err_info errors[ERR__MAX] = {
 	[ERR_INTERNAL] = { 500, "internal_error", "The service failed to answer this request." },
 	[ERR_DATABASE_UNAVAILABLE] = { 503, "database_unavailable", "The database is unavailable; try again shortly." },
 	[ERR_PAYMENT_UNAVAILABLE] = { 503, "payment_unavailable", "Payments cannot be processed right now; nothing was charged. Try again shortly." },
+	[ERR_CHAIN_UNAVAILABLE] = { 503, "chain_unavailable", "The chain cannot be reached to verify this evidence right now; nothing was stored. Try again shortly." },
 	[ERR_SIGNATURE_UNAVAILABLE] = { 503, "signature_check_unavailable", "This signature can only be checked through the chain (a contract wallet), and the chain cannot be reached right now; nothing was published or charged. Try again shortly." },
 };
 

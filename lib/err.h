@@ -15,6 +15,7 @@ enum err {
 	ERR_UNKNOWN_FIELD,          /* 400 an undeclared property or query parameter */
 	ERR_MISSING_FIELD,          /* 400 a required field is absent */
 	ERR_INVALID_FIELD,          /* 400 a field failed its validator */
+	ERR_REVIEW_MISMATCH,        /* 400 the signed statement is not the one this request makes */
 	ERR_PAYMENT_REQUIRED,       /* 402 paid endpoint without PAYMENT-SIGNATURE */
 	ERR_INVALID_PAYMENT,        /* 402 PAYMENT-SIGNATURE undecodable, malformed or altered */
 	ERR_PAYMENT_MISMATCH,       /* 402 payment for another resource, price, payee or time */
@@ -44,6 +45,9 @@ enum err {
 	ERR_PROFILE_FULL,           /* 409 the profile has its 8 active wallets */
 	ERR_LINK_INTENT_INVALID,    /* 409 a link intent expired, changed, or its policy changed */
 	ERR_CONTROLLER_ROTATION,    /* 409 the controller cannot be revoked as a wallet link */
+	ERR_ACTIVITY_CONFLICT,      /* 409 this evidence is already another fact of the profile */
+	ERR_PREVIEW_STALE,          /* 409 the discovery preview digest is not the current one */
+	ERR_MEMBER_CONSENT_MISSING, /* 409 an active member consented only to the private policy */
 	ERR_GONE,                   /* 410 retired endpoint */
 	ERR_BODY_TOO_LARGE,         /* 413 */
 	ERR_UNSUPPORTED_MEDIA_TYPE, /* 415 */
@@ -53,6 +57,7 @@ enum err {
 	ERR_DATABASE_UNAVAILABLE,   /* 503 */
 	ERR_PAYMENT_UNAVAILABLE,    /* 503 the facilitator is unreachable or failing */
 	ERR_SIGNATURE_UNAVAILABLE,  /* 503 a contract-wallet signature needs the RPC, which cannot answer */
+	ERR_CHAIN_UNAVAILABLE,      /* 503 evidence needs the chain RPC, which cannot answer */
 	ERR__MAX
 };
 

@@ -80,6 +80,8 @@ struct req_siwx {
 	uint8_t account[20];       /* the signer, on eip155:SIWX_CHAIN_ID */
 	char caip10[64];           /* "eip155:8453:0x<EIP-55 address>" */
 	const char *signature_kind; /* "eoa", "erc1271" or "erc6492" (static) */
+	const char *request_id;    /* the signed Request ID of the proof (pool), NULL when none */
+	uint8_t proof_digest[32];  /* EIP-191 digest of the signed text (what may be stored) */
 };
 
 struct req {

@@ -411,6 +411,8 @@ siwx_challenge_json(const struct siwx_challenge *c)
 	rc |= json_object_object_add(info, "expirationTime", json_object_new_string(expires));
 	if (c->statement)
 		rc |= json_object_object_add(info, "statement", json_object_new_string(c->statement));
+	if (c->request_id)
+		rc |= json_object_object_add(info, "requestId", json_object_new_string(c->request_id));
 	rc |= json_object_array_add(res, json_object_new_string(c->uri));
 	rc |= json_object_object_add(info, "resources", res);
 	res = NULL;

@@ -93,6 +93,7 @@ struct siwx_challenge {
 	const char *uri;
 	const char *nonce;
 	const char *statement;           /* NULL for none */
+	const char *request_id;          /* NULL for none: the row's request binding */
 	int64_t issued_at, expires_at;   /* Unix seconds */
 	uint64_t chain_id;
 };
