@@ -28,7 +28,7 @@ sql() { mariadb --defaults-file="$WAYMARK_VAR/my.cnf" -uroot -N -B waymark -e "$
 
 send() { node "$top/chain/send.mjs" --rpc "$RPC" --state "$STATE" "$@"; }
 
-checkpoint() { sql "SELECT block_number FROM indexer_checkpoints"; }
+checkpoint() { sql "SELECT MIN(block_number) FROM indexer_checkpoints"; }
 
 wait_indexed() {
 	local n=0
