@@ -8,9 +8,17 @@
 //   address with anvil_setCode, on any other chain id deploys TestUSDC normally
 // - places Multicall3Lite's runtime code at 0xcA11bde05977b3631167028862bE2a173976CA11
 // - deploys BoonToken and RoutedBoonCompanion(usdc, boon) from anvil account #0
-// - writes FILE: {chainId, usdc, boon, companion, companionDeployBlock, multicall3, deployer}
-//   (EIP-55 addresses, numbers as JSON numbers) and prints the same object on stdout as one line
-// - if FILE exists and its companion address has code on the chain, changes nothing
+// - deploys the tip contracts (docs/PROTOCOL.md, Tips): AgentIdentityRegistry (ERC-8004),
+//   GratitudeAttestation (soulbound, base URI ATTESTATION_BASE_URI) and TipSettlement with
+//   trusted signer = anvil #9 and escrow guardian = anvil #0 (TIP_SIGNER_INDEX,
+//   TIP_GUARDIAN_INDEX), burns 500000e18 (private) and 3000000e18 (attestation) BOON, unlock
+//   price 1000000 USDC units; then makes TipSettlement the attestation's only minter
+// - writes FILE: {chainId, usdc, boon, companion, companionDeployBlock, multicall3, deployer,
+//   tips, tipsDeployBlock, attestation, attestationDeployBlock, identityRegistry,
+//   identityRegistryDeployBlock, tipSigner, tipGuardian} (EIP-55 addresses, numbers as JSON
+//   numbers) and prints the same object on stdout as one line
+// - if FILE exists and its companion address has code on the chain, keeps what is there and
+//   only deploys the tip contracts when FILE has none with code (a state from before them)
 import { getAddress } from 'viem';
 import {
   parseArgs,
@@ -23,7 +31,14 @@ import {
   writeStateAtomic,
   deploy,
   hasCode,
+  sendCall,
   ANVIL_KEYS,
+  TIP_SIGNER_INDEX,
+  TIP_GUARDIAN_INDEX,
+  PRIVATE_TIP_BURN,
+  ATTESTATION_BURN,
+  UNLOCK_PRICE_USDC,
+  ATTESTATION_BASE_URI,
   CANONICAL_USDC,
   MULTICALL3,
 } from './lib.mjs';
@@ -37,22 +52,60 @@ async function setCode(ctx, address, code) {
   if (!got || got.toLowerCase() !== code.toLowerCase()) throw new Error(`anvil_setCode at ${address} did not take`);
 }
 
+/** The tip contracts: registry, attestation, tips; the attestation's minter set to tips. */
+async function deployTips(ctx, wallet, usdc, boon) {
+  const signer = ctx.wallet(ANVIL_KEYS[TIP_SIGNER_INDEX]).account.address;
+  const guardian = ctx.wallet(ANVIL_KEYS[TIP_GUARDIAN_INDEX]).account.address;
+  const registry = await deploy(ctx, wallet, loadArtifact('AgentIdentityRegistry'));
+  const attArt = loadArtifact('GratitudeAttestation');
+  const att = await deploy(ctx, wallet, attArt, [ATTESTATION_BASE_URI]);
+  const tips = await deploy(ctx, wallet, loadArtifact('TipSettlement'), [
+    usdc,
+    boon,
+    registry.address,
+    att.address,
+    signer,
+    guardian,
+    PRIVATE_TIP_BURN,
+    ATTESTATION_BURN,
+    UNLOCK_PRICE_USDC,
+  ]);
+  await sendCall(ctx, wallet, { address: att.address, abi: attArt.abi, functionName: 'setMinter', args: [tips.address] });
+  return {
+    tips: tips.address,
+    tipsDeployBlock: Number(tips.receipt.blockNumber),
+    attestation: att.address,
+    attestationDeployBlock: Number(att.receipt.blockNumber),
+    identityRegistry: registry.address,
+    identityRegistryDeployBlock: Number(registry.receipt.blockNumber),
+    tipSigner: getAddress(signer),
+    tipGuardian: getAddress(guardian),
+  };
+}
+
 async function main() {
   ensureBuilt();
   const ctx = await connect(args.rpc);
 
-  const existing = readState(args.out);
-  if (existing && existing.companion && Number(existing.chainId) === ctx.chainId) {
-    if (await hasCode(ctx.publicClient, existing.companion)) {
-      process.stderr.write(`deploy.mjs: ${args.out} is current (companion ${existing.companion} has code); nothing to do\n`);
-      process.stdout.write(JSON.stringify(existing) + '\n');
-      return;
-    }
-  }
-
   const deployerKey = args['deployer-key'] ? parseKey(args['deployer-key'], '--deployer-key') : ANVIL_KEYS[0];
   const wallet = ctx.wallet(deployerKey);
   const deployer = getAddress(wallet.account.address);
+
+  const existing = readState(args.out);
+  if (existing && existing.companion && Number(existing.chainId) === ctx.chainId) {
+    if (await hasCode(ctx.publicClient, existing.companion)) {
+      if (existing.tips && (await hasCode(ctx.publicClient, existing.tips))) {
+        process.stderr.write(`deploy.mjs: ${args.out} is current (companion ${existing.companion} has code); nothing to do\n`);
+        process.stdout.write(JSON.stringify(existing) + '\n');
+        return;
+      }
+      const state = { ...existing, ...(await deployTips(ctx, wallet, existing.usdc, existing.boon)) };
+      writeStateAtomic(args.out, state);
+      process.stderr.write(`deploy.mjs: added the tip contracts to ${args.out}\n`);
+      process.stdout.write(JSON.stringify(state) + '\n');
+      return;
+    }
+  }
 
   const usdcArt = loadArtifact('TestUSDC');
   let usdc = CANONICAL_USDC[ctx.chainId];
@@ -74,6 +127,7 @@ async function main() {
     companionDeployBlock: Number(comp.receipt.blockNumber),
     multicall3: getAddress(MULTICALL3),
     deployer,
+    ...(await deployTips(ctx, wallet, usdc, boon)),
   };
   writeStateAtomic(args.out, state);
   process.stdout.write(JSON.stringify(state) + '\n');

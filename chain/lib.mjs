@@ -45,6 +45,16 @@ export const BURN_AMOUNT = 100_000n * 10n ** 18n;
 export const ROUTED_BOON_SIGNATURE =
   'RoutedBoon(bytes32,address,bytes32,address,uint256,address,uint256,uint256)';
 
+// The tip contracts (TipSettlement, GratitudeAttestation, AgentIdentityRegistry) as deploy.mjs
+// sets them up: vouchers signed by anvil #9 (trusted signer), co-signed by anvil #0 (escrow
+// guardian); burns and the unlock price as the deployed tips contract fixes them.
+export const TIP_SIGNER_INDEX = 9;
+export const TIP_GUARDIAN_INDEX = 0;
+export const PRIVATE_TIP_BURN = 500_000n * 10n ** 18n;
+export const ATTESTATION_BURN = 3_000_000n * 10n ** 18n;
+export const UNLOCK_PRICE_USDC = 1_000_000n;
+export const ATTESTATION_BASE_URI = 'https://attestations.invalid/tip/';
+
 // ------------------------------------------------------------------ CLI
 
 /**
@@ -123,10 +133,10 @@ export function readState(file) {
   }
 }
 
-export function requireState(file) {
+export function requireState(file, extra = []) {
   const st = readState(file);
   if (!st) die(`state file ${file} not found (run chain/deploy.mjs first)`);
-  for (const k of ['chainId', 'usdc', 'boon', 'companion']) {
+  for (const k of ['chainId', 'usdc', 'boon', 'companion', ...extra]) {
     if (!st[k]) die(`state file ${file} lacks "${k}"`);
   }
   return st;
@@ -229,7 +239,7 @@ export async function ensureGas(ctx, address) {
  * Make sure `walletClient`'s account holds at least usdcNeeded USDC and boonNeeded BOON and has
  * approved the companion for at least those amounts (minting the shortfall with the open test mints).
  */
-export async function fundAndApprove(ctx, walletClient, st, usdcNeeded, boonNeeded) {
+export async function fundAndApprove(ctx, walletClient, st, usdcNeeded, boonNeeded, spender = st.companion) {
   const usdcAbi = loadArtifact('TestUSDC').abi;
   const boonAbi = loadArtifact('BoonToken').abi;
   const me = walletClient.account.address;
@@ -249,14 +259,14 @@ export async function fundAndApprove(ctx, walletClient, st, usdcNeeded, boonNeed
       address: t.address,
       abi: t.abi,
       functionName: 'allowance',
-      args: [me, st.companion],
+      args: [me, spender],
     });
     if (allowed < t.need) {
       await sendCall(ctx, walletClient, {
         address: t.address,
         abi: t.abi,
         functionName: 'approve',
-        args: [st.companion, t.need],
+        args: [spender, t.need],
       });
     }
   }
@@ -319,6 +329,90 @@ export function routedBoonsFromReceipt(receipt, emitter, abi) {
       networkGratuityUsdc: a.networkGratuityUsdc.toString(),
       boonBurned: a.boonBurned.toString(),
     });
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------ tips
+
+/** keccak256(utf8(handle)): the handleHash of a (canonical) handle, also agent:<id>. */
+export function handleHash(handle) {
+  return keccak256(toBytes(handle));
+}
+
+/**
+ * The private-tip commitment this project's tools use (ours; the contract only stores it):
+ * keccak256(abi.encode("waymark:private-tip:v1", amount, note, salt)).
+ */
+export function privateCommitment(amount, note, salt) {
+  return keccak256(
+    encodeAbiParameters(
+      [{ type: 'string' }, { type: 'uint256' }, { type: 'string' }, { type: 'bytes32' }],
+      ['waymark:private-tip:v1', amount, note, salt],
+    ),
+  );
+}
+
+/** EIP-712 Link voucher signature by `key` (trusted signer or guardian) for the tips contract. */
+export async function signLink(ctx, key, tips, handleHashHex, recipient, nonce) {
+  const account = privateKeyToAccount(key);
+  return account.signTypedData({
+    domain: { name: 'Boon', version: '3', chainId: ctx.chainId, verifyingContract: tips },
+    types: {
+      Link: [
+        { name: 'handleHash', type: 'bytes32' },
+        { name: 'recipient', type: 'address' },
+        { name: 'nonce', type: 'uint256' },
+      ],
+    },
+    primaryType: 'Link',
+    message: { handleHash: handleHashHex, recipient, nonce },
+  });
+}
+
+/** EIP-712 AgentWalletSet proof signed by the new wallet's key. */
+export async function signAgentWallet(ctx, key, registry, agentId, newWallet, owner, deadline) {
+  const account = privateKeyToAccount(key);
+  return account.signTypedData({
+    domain: { name: 'ERC8004IdentityRegistry', version: '1', chainId: ctx.chainId, verifyingContract: registry },
+    types: {
+      AgentWalletSet: [
+        { name: 'agentId', type: 'uint256' },
+        { name: 'newWallet', type: 'address' },
+        { name: 'owner', type: 'address' },
+        { name: 'deadline', type: 'uint256' },
+      ],
+    },
+    primaryType: 'AgentWalletSet',
+    message: { agentId, newWallet, owner, deadline },
+  });
+}
+
+function jsonValue(v) {
+  if (typeof v === 'bigint') return v.toString();
+  if (Array.isArray(v)) return v.map(jsonValue);
+  if (typeof v === 'string' && /^0x[0-9a-fA-F]{40}$/.test(v)) return getAddress(v);
+  return v;
+}
+
+/**
+ * Every log of a receipt emitted by one of `sources` ({address, abi, contract}) decoded as
+ * {contract, event, logIndex, args} (bigints as decimal strings, addresses EIP-55).
+ */
+export function eventsFromReceipt(receipt, sources) {
+  const out = [];
+  for (const log of receipt.logs) {
+    const src = sources.find((s) => s.address.toLowerCase() === log.address.toLowerCase());
+    if (!src) continue;
+    let ev;
+    try {
+      ev = decodeEventLog({ abi: src.abi, data: log.data, topics: log.topics });
+    } catch {
+      continue;
+    }
+    const args = {};
+    for (const [k, v] of Object.entries(ev.args)) args[k] = jsonValue(v);
+    out.push({ contract: src.contract, event: ev.eventName, logIndex: Number(log.logIndex), args });
   }
   return out;
 }

@@ -1,13 +1,18 @@
 /*
- * waymark-indexer: the only writer of chain facts. Reads RoutedBoon events
- * of the companion contract with eth_getLogs in bounded block ranges, only
- * past the confirmation depth, and stores them with the checkpoint in one
- * transaction per range (store.c), so it can be killed at any moment and
- * resume without loss or duplicates. Before each range it checks that the
- * checkpoint block is still canonical; if not, it walks back through the
- * block hashes it recorded to the fork point and removes what lies above.
+ * waymark-indexer: the only writer of chain facts. Reads, with eth_getLogs
+ * in bounded block ranges and only past the confirmation depth, four
+ * sources, each with its own checkpoint: the companion contract's
+ * RoutedBoon events (store.c), and the tips contract's ten events, the
+ * attestation contract's mints and burns and the identity registry's
+ * registrations, transfers and agent wallets (tipstore.c). Each range is
+ * stored with its checkpoint in one transaction, so the indexer can be
+ * killed at any moment and resume without loss or duplicates. Before each
+ * range it checks that the checkpoint block is still canonical; if not, it
+ * walks back through the block hashes it recorded to the fork point and
+ * removes what lies above. The sources take turns, one range each.
  * RPC or database failures are recorded for /health and retried with
- * exponential backoff.
+ * exponential backoff, each source on its own (one stuck source does
+ * not hold the others back).
  *
  * Usage: waymark-indexer [-c config] [-x]
  *   -x  exit once caught up with the safe head, printing throughput
@@ -27,6 +32,7 @@
 #include "routedboon.h"
 #include "rpc.h"
 #include "store.h"
+#include "tipevent.h"
 #include "banned.h"
 
 #define BLOCK_BATCH 500
@@ -42,14 +48,28 @@ on_term(int signo)
 	stopping = 1;
 }
 
+enum src_kind { SRC_ROUTED, SRC_TIPS, SRC_ATTESTATION, SRC_REGISTRY, SRC__MAX };
+
+/* One contract the indexer follows, with its own checkpoint. */
+struct source {
+	enum src_kind kind;
+	const char *name;
+	struct store st;
+	uint8_t topics[TIPEV_TOPICS_MAX][32];   /* topic0 values asked for */
+	size_t ntopics;
+	char contract_text[43];
+	uint64_t range;
+	uint64_t backoff;          /* ms before the next try after a failure */
+	double retry_at;           /* monotonic seconds; 0: due now */
+};
+
 struct ix {
 	const struct config *cfg;
 	struct db db;
 	struct rpc rpc;
-	struct store st;
-	uint8_t topic0[32];
-	char contract_text[43];
-	uint64_t range;
+	struct source src[SRC__MAX];
+	size_t nsrc;
+	struct source *cur;        /* the source being stepped */
 	uint64_t indexed;          /* events stored by this process */
 	char err[600];
 };
@@ -153,8 +173,9 @@ db_fail(struct ix *x, const char *what)
 static int
 handle_reorg(struct ix *x, int64_t from)
 {
+	struct source *src = x->cur;
 	struct block_ref refs[256];
-	int64_t below = from, fork = (int64_t)x->st.start_block - 1;
+	int64_t below = from, fork = (int64_t)src->st.start_block - 1;
 	size_t n, removed;
 
 	for (;;) {
@@ -162,7 +183,7 @@ handle_reorg(struct ix *x, int64_t from)
 		uint8_t hashes[256][32];
 		bool found[256], matched = false;
 
-		if (store_recent_blocks(&x->st, below, refs, 256, &n) != DB_OK)
+		if (store_recent_blocks(&src->st, below, refs, 256, &n) != DB_OK)
 			return db_fail(x, "reading block hashes");
 		if (n == 0)
 			break;
@@ -179,10 +200,11 @@ handle_reorg(struct ix *x, int64_t from)
 			break;
 		below = (int64_t)refs[n - 1].number - 1;
 	}
-	if (store_rollback(&x->st, fork, &removed) != DB_OK)
+	if ((src->kind == SRC_ROUTED ? store_rollback(&src->st, fork, &removed) :
+	    tipstore_rollback(&src->st, fork, &removed)) != DB_OK)
 		return db_fail(x, "rolling back a reorg");
 	fprintf(stderr, "waymark-indexer: reorg: blocks above %" PRId64 " are no longer canonical; "
-	    "removed %zu recognitions\n", fork, removed);
+	    "removed %zu %s events\n", fork, removed, src->name);
 	return 0;
 }
 
@@ -194,27 +216,62 @@ cmp_u64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The block of row i of either kind of row. */
+static void
+row_block(const struct source *src, void *rows, size_t i, uint64_t *num, const uint8_t **hash,
+    uint64_t **time)
+{
+	if (src->kind == SRC_ROUTED) {
+		struct routedboon *r = (struct routedboon *)rows + i;
+
+		*num = r->block_number;
+		*hash = r->block_hash;
+		*time = &r->block_time;
+	} else {
+		struct tipevent *e = (struct tipevent *)rows + i;
+
+		*num = e->block_number;
+		*hash = e->block_hash;
+		*time = &e->block_time;
+	}
+}
+
+/* The eth_getLogs filter: the contract and its topic0 values. */
+static void
+log_filter(const struct source *src, uint64_t from, uint64_t to, char *out, size_t cap)
+{
+	char thex[67];
+	size_t o;
+
+	o = (size_t)snprintf(out, cap, "[{\"address\":\"%s\",\"topics\":[[", src->contract_text);
+	for (size_t i = 0; i < src->ntopics && o < cap; i++)
+		o += (size_t)snprintf(out + o, cap - o, "%s\"%s\"", i ? "," : "",
+		    hex_encode(src->topics[i], 32, thex));
+	if (o < cap)
+		snprintf(out + o, cap - o, "]],\"fromBlock\":\"0x%" PRIx64 "\",\"toBlock\":\"0x%" PRIx64 "\"}]",
+		    from, to);
+}
+
 /*
- * Index [from, to]. Returns 0, 1 when the range must be retried smaller
- * (the node refused it), or -1 on error.
+ * Index [from, to] of the current source. Returns 0, 1 when the range must
+ * be retried smaller (the node refused it), or -1 on error.
  */
 static int
 index_range(struct ix *x, uint64_t from, uint64_t to)
 {
-	char params[512], thex[67], err[160];
+	struct source *src = x->cur;
+	char params[1200], err[160];
 	json_object *logs = NULL;
-	struct routedboon *rows = NULL;
+	void *rows = NULL;
 	uint64_t *nums = NULL, *times = NULL;
 	uint8_t (*hashes)[32] = NULL;
 	bool *found = NULL;
 	struct block_ref *refs = NULL;
-	size_t n = 0, nb = 0, stored = 0;
+	size_t n = 0, kept = 0, nb = 0, stored = 0;
 	enum rpc_rc rrc;
 	int rc = -1;
 
-	snprintf(params, sizeof(params), "[{\"address\":\"%s\",\"topics\":[\"%s\"],\"fromBlock\":\"0x%"
-	    PRIx64 "\",\"toBlock\":\"0x%" PRIx64 "\"}]", x->contract_text, hex_encode(x->topic0, 32, thex),
-	    from, to);
+	log_filter(src, from, to, params, sizeof(params));
 	rrc = rpc_call(&x->rpc, "eth_getLogs", params, &logs);
 	if (rrc == RPC_ERROR && to > from) {
 		json_object_put(logs);
@@ -225,21 +282,37 @@ index_range(struct ix *x, uint64_t from, uint64_t to)
 		goto out;
 	}
 	n = json_object_array_length(logs);
-	rows = calloc(n + 1, sizeof(*rows));
+	rows = calloc(n + 1, src->kind == SRC_ROUTED ? sizeof(struct routedboon) : sizeof(struct tipevent));
 	nums = calloc(n + 1, sizeof(*nums));
-	if (rows == NULL || nums == NULL)
+	if (rows == NULL || nums == NULL) {
+		snprintf(x->err, sizeof(x->err), "out of memory");
 		goto out;
+	}
 	for (size_t i = 0; i < n; i++) {
-		if (routedboon_decode(json_object_array_get_idx(logs, i), &rows[i], err, sizeof(err)) < 0) {
-			snprintf(x->err, sizeof(x->err), "log %zu of blocks %" PRIu64 "-%" PRIu64 ": %s", i,
-			    from, to, err);
+		json_object *lg = json_object_array_get_idx(logs, i);
+		uint64_t num, *tp;
+		const uint8_t *hp;
+		int d;
+
+		if (src->kind == SRC_ROUTED)
+			d = routedboon_decode(lg, (struct routedboon *)rows + kept, err, sizeof(err));
+		else
+			d = tipev_decode(lg, src->kind == SRC_TIPS ? TIPSRC_TIPS : src->kind == SRC_ATTESTATION ?
+			    TIPSRC_ATTESTATION : TIPSRC_REGISTRY, (struct tipevent *)rows + kept, err, sizeof(err));
+		if (d < 0) {
+			snprintf(x->err, sizeof(x->err), "%s log %zu of blocks %" PRIu64 "-%" PRIu64 ": %s",
+			    src->name, i, from, to, err);
 			goto out;
 		}
-		if (rows[i].block_number < from || rows[i].block_number > to) {
+		if (d > 0)
+			continue;       /* an event of no interest (another metadata key) */
+		row_block(src, rows, kept, &num, &hp, &tp);
+		if (num < from || num > to) {
 			snprintf(x->err, sizeof(x->err), "rpc: a log outside the asked range");
 			goto out;
 		}
-		nums[nb++] = rows[i].block_number;
+		nums[nb++] = num;
+		kept++;
 	}
 	nums[nb++] = to;
 	qsort(nums, nb, sizeof(*nums), cmp_u64);
@@ -255,22 +328,27 @@ index_range(struct ix *x, uint64_t from, uint64_t to)
 	times = calloc(nb, sizeof(*times));
 	found = calloc(nb, sizeof(*found));
 	refs = calloc(nb, sizeof(*refs));
-	if (hashes == NULL || times == NULL || found == NULL || refs == NULL)
+	if (hashes == NULL || times == NULL || found == NULL || refs == NULL) {
+		snprintf(x->err, sizeof(x->err), "out of memory");
 		goto out;
+	}
 	if (fetch_blocks(x, nums, nb, hashes, times, found) < 0)
 		goto out;
 	/* Every log must come from the block the chain has now, else retry. */
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0; i < kept; i++) {
+		uint64_t num, *tp;
+		const uint8_t *hp;
 		size_t k = 0;
 
-		while (nums[k] != rows[i].block_number)
+		row_block(src, rows, i, &num, &hp, &tp);
+		while (nums[k] != num)
 			k++;
-		if (!found[k] || memcmp(hashes[k], rows[i].block_hash, 32) != 0) {
+		if (!found[k] || memcmp(hashes[k], hp, 32) != 0) {
 			snprintf(x->err, sizeof(x->err), "chain changed while reading blocks %" PRIu64 "-%"
 			    PRIu64 "; retrying", from, to);
 			goto out;
 		}
-		rows[i].block_time = times[k];
+		*tp = times[k];
 	}
 	if (!found[nb - 1]) {
 		snprintf(x->err, sizeof(x->err), "rpc: block %" PRIu64 " not found", to);
@@ -280,7 +358,9 @@ index_range(struct ix *x, uint64_t from, uint64_t to)
 		refs[k].number = nums[k];
 		memcpy(refs[k].hash, hashes[k], 32);
 	}
-	if (store_range(&x->st, rows, n, refs, nb - 1, to, hashes[nb - 1], &stored) != DB_OK) {
+	if ((src->kind == SRC_ROUTED ?
+	    store_range(&src->st, rows, kept, refs, nb - 1, to, hashes[nb - 1], &stored) :
+	    tipstore_range(&src->st, rows, kept, refs, nb - 1, to, hashes[nb - 1], &stored)) != DB_OK) {
 		db_fail(x, "storing a range");
 		goto out;
 	}
@@ -310,7 +390,7 @@ step(struct ix *x, uint64_t *safe_out)
 
 	if (chain_head(x, &head) < 0)
 		return -1;
-	if (store_checkpoint(&x->st, &cp) != DB_OK || store_note_head(&x->st, head) != DB_OK)
+	if (store_checkpoint(&x->cur->st, &cp) != DB_OK || store_note_head(&x->cur->st, head) != DB_OK)
 		return db_fail(x, "reading the checkpoint");
 	safe = head >= x->cfg->confirmations ? head - x->cfg->confirmations : 0;
 	*safe_out = safe;
@@ -329,13 +409,38 @@ step(struct ix *x, uint64_t *safe_out)
 	from = (uint64_t)(cp.number + 1);
 	if (head < x->cfg->confirmations || from > safe)
 		return 1;
-	to = safe - from + 1 > x->range ? from + x->range - 1 : safe;
+	to = safe - from + 1 > x->cur->range ? from + x->cur->range - 1 : safe;
 	while ((r = index_range(x, from, to)) == 1) {
 		/* The node refused the range (too many results): halve it. */
-		x->range = (to - from + 1) / 2 ? (to - from + 1) / 2 : 1;
-		to = from + x->range - 1;
+		x->cur->range = (to - from + 1) / 2 ? (to - from + 1) / 2 : 1;
+		to = from + x->cur->range - 1;
 	}
 	return r;
+}
+
+/* Follow one more contract; a zero address turns the source off. */
+static void
+add_source(struct ix *x, enum src_kind kind, const char *name, const struct addr *a, uint64_t start)
+{
+	struct source *src;
+
+	if (kind != SRC_ROUTED && addr_is_zero(a))
+		return;
+	src = &x->src[x->nsrc++];
+	src->kind = kind;
+	src->name = name;
+	src->range = x->cfg->indexer_block_range;
+	src->backoff = BACKOFF_MIN_MS;
+	addr_format_lower(a, src->contract_text);
+	src->st = (struct store){ .db = &x->db, .chain_id = x->cfg->chain_id, .start_block = start };
+	memcpy(src->st.contract_hex, src->contract_text + 2, 41);
+	if (kind == SRC_ROUTED) {
+		routedboon_topic0(src->topics[0]);
+		src->ntopics = 1;
+	} else {
+		src->ntopics = tipev_topics(kind == SRC_TIPS ? TIPSRC_TIPS : kind == SRC_ATTESTATION ?
+		    TIPSRC_ATTESTATION : TIPSRC_REGISTRY, src->topics);
+	}
 }
 
 int
@@ -347,7 +452,7 @@ main(int argc, char **argv)
 	struct sigaction sa;
 	char err[512], addr[43];
 	bool exit_at_head = false;
-	uint64_t backoff = BACKOFF_MIN_MS, safe = 0;
+	uint64_t safe = 0;
 	double t0;
 	int opt;
 
@@ -370,44 +475,79 @@ main(int argc, char **argv)
 	}
 	memset(&x, 0, sizeof(x));
 	x.cfg = &cfg;
-	x.range = cfg.indexer_block_range;
-	routedboon_topic0(x.topic0);
-	addr_format_lower(&cfg.companion_address, x.contract_text);
 	db_init(&x.db, &cfg);
 	if (rpc_init(&x.rpc, cfg.rpc_url, (long)cfg.rpc_timeout_ms, cfg.tls_ca_file) < 0) {
 		fprintf(stderr, "waymark-indexer: cannot set up HTTP\n");
 		return 1;
 	}
-	x.st = (struct store){ .db = &x.db, .chain_id = cfg.chain_id,
-	    .start_block = cfg.companion_start_block };
-	memcpy(x.st.contract_hex, x.contract_text + 2, 41);
+	add_source(&x, SRC_ROUTED, "routed", &cfg.companion_address, cfg.companion_start_block);
+	add_source(&x, SRC_TIPS, "tips", &cfg.tips_address, cfg.tips_start_block);
+	add_source(&x, SRC_ATTESTATION, "attestation", &cfg.attestation_address, cfg.attestation_start_block);
+	add_source(&x, SRC_REGISTRY, "registry", &cfg.identity_registry_address,
+	    cfg.identity_registry_start_block);
 
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_term;
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
-	fprintf(stderr, "waymark-indexer: %s on chain %" PRIu64 " from block %" PRIu64
-	    ", %" PRIu64 " confirmations, ranges of %" PRIu64 " blocks\n",
-	    addr_format(&cfg.companion_address, addr), cfg.chain_id, cfg.companion_start_block,
-	    cfg.confirmations, x.range);
+	for (size_t i = 0; i < x.nsrc; i++) {
+		struct addr a;
+
+		addr_parse(x.src[i].contract_text, strlen(x.src[i].contract_text), &a);
+		fprintf(stderr, "waymark-indexer: %s %s on chain %" PRIu64 " from block %" PRIu64
+		    ", %" PRIu64 " confirmations, ranges of %" PRIu64 " blocks\n", x.src[i].name,
+		    addr_format(&a, addr), cfg.chain_id, x.src[i].st.start_block, cfg.confirmations,
+		    x.src[i].range);
+	}
 	t0 = now_s();
 	while (!stopping) {
-		int r = step(&x, &safe);
+		bool idle = true, waiting = false;
+		double now = now_s(), wake = now + (double)cfg.indexer_poll_ms / 1000;
 
-		if (r < 0) {
-			fprintf(stderr, "waymark-indexer: %s (retrying in %" PRIu64 " ms)\n", x.err, backoff);
-			if (store_note_error(&x.st, x.err) != DB_OK)
-				db_close(&x.db);
-			sleep_ms(backoff);
-			backoff = backoff * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS : backoff * 2;
+		/*
+		 * The sources take turns: one range (or one reorg repair) each.
+		 * A failing source backs off on its own, so the others go on.
+		 */
+		for (size_t i = 0; i < x.nsrc && !stopping; i++) {
+			struct source *src = &x.src[i];
+			char msg[sizeof(x.err) + 32];
+			int r;
+
+			if (src->retry_at > now) {
+				waiting = true;
+				if (src->retry_at < wake)
+					wake = src->retry_at;
+				continue;
+			}
+			x.cur = src;
+			r = step(&x, &safe);
+			if (r < 0) {
+				fprintf(stderr, "waymark-indexer: %s: %s (retrying in %" PRIu64 " ms)\n", src->name,
+				    x.err, src->backoff);
+				/* /health shows one error: a tip source's says which it is. */
+				snprintf(msg, sizeof(msg), "%s%s%s", src->kind == SRC_ROUTED ? "" : src->name,
+				    src->kind == SRC_ROUTED ? "" : ": ", x.err);
+				if (store_note_error(&src->st, msg) != DB_OK)
+					db_close(&x.db);
+				src->retry_at = now_s() + (double)src->backoff / 1000;
+				src->backoff = src->backoff * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS : src->backoff * 2;
+				waiting = true;
+				if (src->retry_at < wake)
+					wake = src->retry_at;
+				continue;
+			}
+			src->backoff = BACKOFF_MIN_MS;
+			src->retry_at = 0;
+			if (r != 1)
+				idle = false;
+		}
+		if (!idle)
 			continue;
-		}
-		backoff = BACKOFF_MIN_MS;
-		if (r == 1) {
-			if (exit_at_head)
-				break;
-			sleep_ms(cfg.indexer_poll_ms);
-		}
+		if (exit_at_head && !waiting)
+			break;
+		now = now_s();
+		if (wake > now)
+			sleep_ms((uint64_t)((wake - now) * 1000) + 1);
 	}
 	if (exit_at_head) {
 		double dt = now_s() - t0;

@@ -330,22 +330,33 @@ range_body(struct db *db, void *arg)
 			return rc;
 		*g->stored += (size_t)mysql_affected_rows(s->db->my);
 	}
+	if ((rc = store_advance(s, q, g->blocks, g->nb, g->to, g->to_hash)) != DB_OK)
+		return rc;
+	return refresh(s, g->routes, g->n, g->wallets, nw);
+}
+
+enum db_rc
+store_advance(struct store *s, struct sql *q, const struct block_ref *blocks, size_t nb, uint64_t to,
+    const uint8_t to_hash[32])
+{
+	uint8_t ct[20];
+	enum db_rc rc;
+
+	contract(s, ct);
 	sql_reset(q);
 	sql_add(q, "INSERT INTO indexer_blocks (chain_id, contract, block_number, block_hash) VALUES ");
-	for (size_t k = 0; k < g->nb; k++)
-		sql_add(q, "(?,?,?,?),", SQL_U64(s->chain_id), SQL_BYTES(ct, 20), SQL_U64(g->blocks[k].number),
-		    SQL_BYTES(g->blocks[k].hash, 32));
+	for (size_t k = 0; k < nb; k++)
+		sql_add(q, "(?,?,?,?),", SQL_U64(s->chain_id), SQL_BYTES(ct, 20), SQL_U64(blocks[k].number),
+		    SQL_BYTES(blocks[k].hash, 32));
 	sql_add(q, "(?,?,?,?) ON DUPLICATE KEY UPDATE block_hash = VALUES(block_hash)", SQL_U64(s->chain_id),
-	    SQL_BYTES(ct, 20), SQL_U64(g->to), SQL_BYTES(g->to_hash, 32));
+	    SQL_BYTES(ct, 20), SQL_U64(to), SQL_BYTES(to_hash, 32));
 	if ((rc = db_exec(s->db, q)) != DB_OK)
 		return rc;
 	sql_reset(q);
 	sql_add(q, "UPDATE indexer_checkpoints SET block_number = ?, block_hash = ?, "
-	    "updated_at = UTC_TIMESTAMP() WHERE chain_id = ? AND contract = ?", SQL_U64(g->to),
-	    SQL_BYTES(g->to_hash, 32), SQL_U64(s->chain_id), SQL_BYTES(ct, 20));
-	if ((rc = db_exec(s->db, q)) != DB_OK)
-		return rc;
-	return refresh(s, g->routes, g->n, g->wallets, nw);
+	    "updated_at = UTC_TIMESTAMP() WHERE chain_id = ? AND contract = ?", SQL_U64(to),
+	    SQL_BYTES(to_hash, 32), SQL_U64(s->chain_id), SQL_BYTES(ct, 20));
+	return db_exec(s->db, q);
 }
 
 enum db_rc

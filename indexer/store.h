@@ -12,7 +12,9 @@
 #include <stdint.h>
 
 #include "db.h"
+#include "sql.h"
 #include "routedboon.h"
+#include "tipevent.h"
 
 struct store {
 	struct db *db;
@@ -65,5 +67,24 @@ enum db_rc store_recent_blocks(struct store *s, int64_t below, struct block_ref 
  * the number of rows removed.
  */
 enum db_rc store_rollback(struct store *s, int64_t fork, size_t *removed);
+
+/*
+ * The blocks seen (blocks[0..nb)) and `to` with its hash into
+ * indexer_blocks, and the checkpoint moved to `to`, over q (reset first).
+ * Used inside the range transactions of both stores.
+ */
+enum db_rc store_advance(struct store *s, struct sql *q, const struct block_ref *blocks, size_t nb,
+    uint64_t to, const uint8_t to_hash[32]);
+
+/*
+ * Tips, attestation and registry sources (indexer/tipstore.c): the same
+ * contract as store_range and store_rollback, over tip_events and the
+ * tables computed from it (sql/012_tips.sql). Rows already present are
+ * left alone; the private-tip amounts are never written.
+ */
+enum db_rc tipstore_range(struct store *s, const struct tipevent *ev, size_t n,
+    const struct block_ref *blocks, size_t nb, uint64_t to, const uint8_t to_hash[32],
+    size_t *stored);
+enum db_rc tipstore_rollback(struct store *s, int64_t fork, size_t *removed);
 
 #endif

@@ -53,7 +53,9 @@ struct config {
 	struct addr tips_address;
 	uint64_t tips_start_block;
 	struct addr attestation_address;
+	uint64_t attestation_start_block;
 	struct addr identity_registry_address;
+	uint64_t identity_registry_start_block;
 
 	char network[64];               /* CAIP-2, eip155:<chain_id> */
 	struct addr usdc_address;
