@@ -17,11 +17,12 @@
  *     {version, address, tipper {id, totalSent, tipCount, privateTipCount,
  *      sentPoints, firstTipAt, lastTipAt} | null, note}
  *
- * Each list is read from the aggregates the indexer keeps (one backward
- * scan of an index each), never from the tips. Recipients rank by
- * distinct tippers, then tips received; tippers by distinct handles
- * tipped, then tips sent; ties by key. Amounts are sums of public tips;
- * counts include private tips.
+ * Each list is read from the aggregates the indexer keeps, never from the
+ * tips: a backward scan of one index each (by_count of handle_tip_stats,
+ * by_sent_count of wallet_tip_stats, whose primary key columns end them,
+ * so the tie-break by key needs no sort). Recipients rank by tips
+ * received, tippers by tips sent, ties by key; never by amount. Amounts
+ * are sums of public tips; counts include private tips.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -79,7 +80,7 @@ h_board_get(struct req *r, struct resp *w)
 	    "LEFT JOIN handle_links l ON l.chain_id = s.chain_id AND l.handle_hash = s.handle_hash "
 	    "LEFT JOIN agents a ON a.chain_id = s.chain_id AND s.handle LIKE 'agent:%' "
 	    "AND a.agent_id = SUBSTRING(s.handle, 7) WHERE s.chain_id = ? "
-	    "ORDER BY s.tipper_count DESC, s.tips_received DESC, s.handle_hash DESC LIMIT ?",
+	    "ORDER BY s.tips_received DESC, s.handle_hash DESC LIMIT ?",
 	    SQL_U64(c), SQL_U64(limit));
 	if (db_query(r->db, &q, &res) != DB_OK)
 		goto unavailable;
@@ -107,8 +108,8 @@ h_board_get(struct req *r, struct resp *w)
 
 	sql_reset(&q);
 	sql_add(&q, "SELECT LOWER(HEX(wallet)), sent_usdc, private_sent, tips_sent, handles_tipped, "
-	    "first_sent_at, last_sent_at FROM wallet_tip_stats WHERE chain_id = ? AND handles_tipped > 0 "
-	    "ORDER BY handles_tipped DESC, tips_sent DESC, wallet DESC LIMIT ?", SQL_U64(c), SQL_U64(limit));
+	    "first_sent_at, last_sent_at FROM wallet_tip_stats WHERE chain_id = ? AND tips_sent > 0 "
+	    "ORDER BY tips_sent DESC, wallet DESC LIMIT ?", SQL_U64(c), SQL_U64(limit));
 	if (db_query(r->db, &q, &res) != DB_OK)
 		goto unavailable;
 	arr = json_object_new_array();
@@ -148,8 +149,8 @@ h_board_get(struct req *r, struct resp *w)
 		mysql_free_result(res);
 	json_object_object_add(o, "stats", st);
 	json_object_object_add(o, "order", json_object_new_string(
-	    "recipients by distinct tippers, then tips received; tippers by distinct handles tipped, "
-	    "then tips sent; never by amount"));
+	    "recipients by tips received, tippers by tips sent (private tips included, refunded "
+	    "ones too), ties by handle hash or wallet; never by amount"));
 	json_object_object_add(o, "note", json_object_new_string(
 	    "Aggregates of indexed tips. Amounts (USDC atomic units) are sums of public tips, refunds "
 	    "excluded; counts include private tips, whose amounts and notes are never shown. Chain "
