@@ -189,7 +189,7 @@ is "$(jqr '[.stats.tipCount, .stats.privateTipCount, .stats.uniqueTippers, .stat
 	"$(sql "SELECT CONCAT('[', COUNT(*), ',', SUM(is_private), ',', COUNT(DISTINCT tipper), ',', COUNT(DISTINCT handle_hash), ',3,1]') FROM tips")" \
 	"the stats count every tip, the private ones, tippers, recipients, 3 linked handles and 1 agent"
 is "$(jqr '.stats.totalTipped')" "$(sql "SELECT SUM(usdc_amount) FROM tips WHERE status <> 'refunded'")" "totalTipped: public tips, refunds excluded"
-is "$(jqr --arg a "agent:$agent" '.recipients[] | select(.id == $a) | .linkedWallet')" "$AA" "an agent's row shows its payout wallet"
+is "$(jq -r --arg a "agent:$agent" '.recipients[] | select(.id == $a) | .linkedWallet' <<<"$body")" "$AA" "an agent's row shows its payout wallet"
 req GET /api/leaderboard
 is "$status,$body" "200,$board" "/api/leaderboard answers exactly the board"
 req GET "/api/v1/board?limit=2"
