@@ -9,18 +9,17 @@
 #include "addr.h"
 #include "handle.h"
 #include "sql.h"
-#include "timefmt.h"
 #include "banned.h"
 
 #define VERIFY_OAUTH BRAND_LOWER "_oauth_link"
 #define VERIFY_AGENT "erc8004_indexed_at_recognition"
 
 json_object *
-account_new(const struct config *cfg, const char *handle, const char *wallet_hex40, uint64_t linked_at)
+account_new(const struct config *cfg, const char *handle, const char *wallet_hex40)
 {
 	json_object *o;
 	struct handle h;
-	char url[CONFIG_STR_MAX + 128], t[40];
+	char url[CONFIG_STR_MAX + 128];
 	const char *verification = VERIFY_OAUTH;
 
 	if (handle_parse(handle, strlen(handle), &h) != HANDLE_OK)
@@ -45,14 +44,12 @@ account_new(const struct config *cfg, const char *handle, const char *wallet_hex
 	json_object_object_add(o, "linkedWallet", addr_json_new(wallet_hex40));
 	json_object_object_add(o, "profileUrl", json_object_new_string(url));
 	json_object_object_add(o, "verification", json_object_new_string(verification));
-	json_object_object_add(o, "linkedAt", json_object_new_string(time_rfc3339((time_t)linked_at, t,
-	    sizeof(t))));
 	return o;
 }
 
 /* The GitHub/X links of the chain joined with their handle text. */
 #define LINKS_SELECT \
-	"SELECT LOWER(HEX(l.wallet)), n.handle, l.linked_at FROM handle_links l " \
+	"SELECT LOWER(HEX(l.wallet)), n.handle FROM handle_links l " \
 	"JOIN handle_names n ON n.handle_hash = l.handle_hash WHERE l.chain_id = ?"
 
 enum db_rc
@@ -89,7 +86,7 @@ accounts_fill(struct db *db, const struct config *cfg, const struct account_slot
 
 			if (memcmp(slots[i].wallet, w.b, 20) != 0)
 				continue;
-			if ((a = account_new(cfg, row[1], row[0], strtoull(row[2], NULL, 10))) != NULL)
+			if ((a = account_new(cfg, row[1], row[0])) != NULL)
 				json_object_array_add(slots[i].list, a);
 		}
 	}
@@ -151,13 +148,13 @@ accounts_of_wallet(struct db *db, const struct config *cfg, const uint8_t wallet
 	enum db_rc rc;
 
 	sql_add(&q, LINKS_SELECT " AND l.wallet = ? UNION ALL SELECT LOWER(HEX(payout_wallet)), "
-	    "CONCAT('agent:', agent_id), updated_at FROM agents WHERE chain_id = ? AND payout_wallet = ? "
+	    "CONCAT('agent:', agent_id) FROM agents WHERE chain_id = ? AND payout_wallet = ? "
 	    "ORDER BY 2", SQL_U64(cfg->chain_id), SQL_BYTES(wallet, 20), SQL_U64(cfg->chain_id),
 	    SQL_BYTES(wallet, 20));
 	if ((rc = db_query(db, &q, &res)) != DB_OK)
 		return rc;
 	while (res && (row = mysql_fetch_row(res)) != NULL) {
-		json_object *a = account_new(cfg, row[1], row[0], strtoull(row[2], NULL, 10));
+		json_object *a = account_new(cfg, row[1], row[0]);
 
 		if (a == NULL)
 			continue;

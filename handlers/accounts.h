@@ -4,7 +4,7 @@
  * registry:
  *
  *   {handle, provider github|x|agent, linkedWallet, profileUrl,
- *    verification, linkedAt}
+ *    verification}
  *
  * A github: or x: handle is linked to the wallet of its latest
  * Linked/Relinked event (handle_links; verification <brand>_oauth_link:
@@ -57,8 +57,8 @@ bool account_slot_set(struct account_slot *slot, json_object *obj, const char *k
 enum db_rc accounts_fill_reviews(struct db *db, const struct config *cfg, json_object *arr);
 
 /*
- * Every account linked to wallet: GitHub/X handles, then agents, each by
- * handle, appended to list; the handle texts also to handles when it is
+ * Every account linked to wallet (GitHub/X handles and agents), ordered by
+ * handle text, appended to list; the handle texts also to handles when it is
  * not NULL.
  */
 enum db_rc accounts_of_wallet(struct db *db, const struct config *cfg, const uint8_t wallet[20],
@@ -79,8 +79,7 @@ enum db_rc accounts_linked_wallet(struct db *db, const struct config *cfg, const
  */
 enum db_rc accounts_resolution(struct db *db, const struct config *cfg, const char **out);
 
-/* One linked-account object; linked_at in Unix seconds. NULL when out of memory. */
-json_object *account_new(const struct config *cfg, const char *handle, const char *wallet_hex40,
-    uint64_t linked_at);
+/* One linked-account object; NULL when out of memory or handle is not a handle. */
+json_object *account_new(const struct config *cfg, const char *handle, const char *wallet_hex40);
 
 #endif
