@@ -18,10 +18,10 @@
  *                 x:<postId> found in the note; each distinct marker once,
  *                 the first SCORE_MARKERS_MAX (3) in note order.
  *   3. history  + SCORE_PER_RECOGNIZER (0.002) per distinct wallet that
- *                 sent the recipient an indexed routed recognition, at
- *                 most SCORE_RECOGNIZERS_MAX (5) counted; counts only,
- *                 never amounts. Absent when the recipient's history is
- *                 not indexed (handles, for now).
+ *                 sent the recipient an indexed routed recognition (a
+ *                 handle: an indexed tip), at most SCORE_RECOGNIZERS_MAX
+ *                 (5) counted; counts only, never amounts. Absent when
+ *                 the recipient's history is not indexed.
  *   4. costCap  amount = min(amount, floor(cost / 2)) when the cost is
  *                 known: never more than half of what the service cost.
  *   5. cap      amount = min(amount, SCORE_CAP) (0.50).
