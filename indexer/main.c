@@ -506,8 +506,7 @@ main(int argc, char **argv)
 			x.cur = &x.src[i];
 			r = step(&x, &safe);
 			if (r < 0) {
-				fprintf(stderr, "waymark-indexer: %s: %s (retrying in %" PRIu64 " ms)\n",
-				    x.cur->name, x.err, backoff);
+				fprintf(stderr, "waymark-indexer: %s: %s\n", x.cur->name, x.err);
 				if (store_note_error(&x.cur->st, x.err) != DB_OK)
 					db_close(&x.db);
 				failed = true;
@@ -516,6 +515,7 @@ main(int argc, char **argv)
 				idle = false;
 		}
 		if (failed) {
+			fprintf(stderr, "waymark-indexer: retrying in %" PRIu64 " ms\n", backoff);
 			sleep_ms(backoff);
 			backoff = backoff * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS : backoff * 2;
 			continue;

@@ -18,37 +18,53 @@ struct evdef {
 	const char *name;
 	const char *signature;
 	size_t topics;          /* topic0 included */
+	const char *topic0;     /* keccak256(signature), hex (t/unit/tipevent.c checks it) */
 };
 
 static const struct evdef defs[TIPEV__MAX] = {
 	{ TIPEV_TIP, TIPSRC_TIPS, "Tip",
-	    "Tip(uint256,bytes32,address,address,string,string,uint256,bool)", 4 },
+	    "Tip(uint256,bytes32,address,address,string,string,uint256,bool)", 4,
+	    "16e22f4b486563fb21a8617caf12dfbcd4f4481075d8b1533851f5b84e22706f" },
 	{ TIPEV_TIP_ESCROWED, TIPSRC_TIPS, "TipEscrowed",
-	    "TipEscrowed(uint256,bytes32,address,string,string,uint256,bool)", 4 },
+	    "TipEscrowed(uint256,bytes32,address,string,string,uint256,bool)", 4,
+	    "02994f50064e2a82849e37bad6869231d8049b31e4559aac6dcccf0e6ab7de40" },
 	{ TIPEV_TIP_AGENT, TIPSRC_TIPS, "TipAgent",
-	    "TipAgent(uint256,uint256,address,address,string,uint256,bool)", 4 },
+	    "TipAgent(uint256,uint256,address,address,string,uint256,bool)", 4,
+	    "107d5bf0475baf1dbf9d58305208dd380a37b30371b2ba70f887b824af1c71f6" },
 	{ TIPEV_PRIVATE_TIP, TIPSRC_TIPS, "PrivateTip",
-	    "PrivateTip(uint256,bytes32,address,string,bytes32)", 4 },
+	    "PrivateTip(uint256,bytes32,address,string,bytes32)", 4,
+	    "420858c6430a2492382d929c9f5602d9ef4b8fc2ad37e1297f7d3617cfbf9174" },
 	{ TIPEV_PRIVATE_TIP_ESCROWED, TIPSRC_TIPS, "PrivateTipEscrowed",
-	    "PrivateTipEscrowed(uint256,bytes32,address,string,bytes32,bool)", 4 },
+	    "PrivateTipEscrowed(uint256,bytes32,address,string,bytes32,bool)", 4,
+	    "fd46b1cbfdc53eed336809d8d5dc651d222f5f4acfdb9d78b3c3157e027abd89" },
 	{ TIPEV_ESCROWED_CLAIMED, TIPSRC_TIPS, "EscrowedClaimed",
-	    "EscrowedClaimed(uint256,bytes32,address,uint256)", 4 },
+	    "EscrowedClaimed(uint256,bytes32,address,uint256)", 4,
+	    "def83b2b4deb8e62de05870ac5e8e4ce858b846360dd3648f85816c9e0b1b6d6" },
 	{ TIPEV_ESCROWED_REFUNDED, TIPSRC_TIPS, "EscrowedRefunded",
-	    "EscrowedRefunded(uint256,bytes32,address,uint256)", 4 },
+	    "EscrowedRefunded(uint256,bytes32,address,uint256)", 4,
+	    "442fbe020a58b79e546d47e74ab18dc5ac14f22b8ccd1987e35fab5c897e5384" },
 	{ TIPEV_DEFERRED_ATTESTATION_MINTED, TIPSRC_TIPS, "DeferredAttestationMinted",
-	    "DeferredAttestationMinted(uint256,address,bytes32)", 4 },
-	{ TIPEV_LINKED, TIPSRC_TIPS, "Linked", "Linked(bytes32,address)", 3 },
-	{ TIPEV_RELINKED, TIPSRC_TIPS, "Relinked", "Relinked(bytes32,address,address)", 4 },
+	    "DeferredAttestationMinted(uint256,address,bytes32)", 4,
+	    "d4c04e4e2665b731ddcc13f18784d6f4ac60ebea23c00faf18189794201aa06a" },
+	{ TIPEV_LINKED, TIPSRC_TIPS, "Linked", "Linked(bytes32,address)", 3,
+	    "d43d353a108d85015ac24147275f0b1ffe2af030894a0bfdcb321c677ef2b871" },
+	{ TIPEV_RELINKED, TIPSRC_TIPS, "Relinked", "Relinked(bytes32,address,address)", 4,
+	    "d5e88b52d6ae9684bb2c279d1218c33d87d5898553ab1e0f79f05b400206622d" },
 	{ TIPEV_ATTESTATION_MINTED, TIPSRC_ATTESTATION, "AttestationMinted",
-	    "AttestationMinted(uint256,address,bytes32)", 4 },
+	    "AttestationMinted(uint256,address,bytes32)", 4,
+	    "8271fc9b54b2baef3acf74491f1feb7c6ee9316eae3f59fa92b28164941d12a5" },
 	{ TIPEV_ATTESTATION_BURNED, TIPSRC_ATTESTATION, "AttestationBurned",
-	    "AttestationBurned(uint256,address)", 3 },
+	    "AttestationBurned(uint256,address)", 3,
+	    "0140478d6846adc0a3bcb5950916058f1dff03686443cdf3b9f5d572b766f679" },
 	{ TIPEV_AGENT_REGISTERED, TIPSRC_REGISTRY, "AgentRegistered",
-	    "Registered(uint256,string,address)", 3 },
+	    "Registered(uint256,string,address)", 3,
+	    "ca52e62c367d81bb2e328eb795f7c7ba24afb478408a26c0e201d155c449bc4a" },
 	{ TIPEV_AGENT_TRANSFER, TIPSRC_REGISTRY, "AgentTransfer",
-	    "Transfer(address,address,uint256)", 4 },
+	    "Transfer(address,address,uint256)", 4,
+	    "ddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef" },
 	{ TIPEV_AGENT_WALLET_SET, TIPSRC_REGISTRY, "AgentWalletSet",
-	    "MetadataSet(uint256,string,string,bytes)", 3 },
+	    "MetadataSet(uint256,string,string,bytes)", 3,
+	    "2c149ed548c6d2993cd73efe187df6eccabe4538091b33adbd25fafdb8a1468b" },
 };
 
 const char *
@@ -57,14 +73,20 @@ tipev_name(enum tipev_kind k)
 	return (unsigned)k < TIPEV__MAX ? defs[k].name : "?";
 }
 
+const char *
+tipev_signature(enum tipev_kind k)
+{
+	return (unsigned)k < TIPEV__MAX ? defs[k].signature : "?";
+}
+
 size_t
 tipev_topics(enum tipev_source src, uint8_t out[TIPEV_TOPICS_MAX][32])
 {
 	size_t n = 0;
 
 	for (size_t i = 0; i < TIPEV__MAX && n < TIPEV_TOPICS_MAX; i++)
-		if (defs[i].src == src)
-			keccak256(defs[i].signature, strlen(defs[i].signature), out[n++]);
+		if (defs[i].src == src && hex_decode_fixed(defs[i].topic0, 64, out[n], 32, false) == 0)
+			n++;
 	return n;
 }
 
@@ -181,6 +203,7 @@ tipev_decode(json_object *log, enum tipev_source src, struct tipevent *out, char
 	static const char wallet_key[] = "agentWallet";
 	json_object *topics = NULL, *removed = NULL;
 	uint8_t t[4][32], key_hash[32], data[DATA_MAX];
+	char t0hex[2 * 32 + 1];
 	const char *addr_s, *data_s, *name;
 	size_t nt, dlen = 0;
 	const struct evdef *d = NULL;
@@ -217,15 +240,10 @@ tipev_decode(json_object *log, enum tipev_source src, struct tipevent *out, char
 			return -1;
 		}
 	}
-	for (size_t i = 0; i < TIPEV__MAX && d == NULL; i++) {
-		uint8_t want[32];
-
-		if (defs[i].src != src)
-			continue;
-		keccak256(defs[i].signature, strlen(defs[i].signature), want);
-		if (memcmp(want, t[0], 32) == 0)
+	hex_digits(t[0], 32, t0hex);
+	for (size_t i = 0; i < TIPEV__MAX && d == NULL; i++)
+		if (defs[i].src == src && memcmp(defs[i].topic0, t0hex, 64) == 0)
 			d = &defs[i];
-	}
 	if (d == NULL)
 		return 1;       /* another event of the contract (Locked, Approval, ...) */
 	name = d->name;

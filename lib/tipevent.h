@@ -116,6 +116,9 @@ struct tipevent {
 /* The event's name as tip_events.event stores it. */
 const char *tipev_name(enum tipev_kind k);
 
+/* The event's signature, e.g. "Linked(bytes32,address)". */
+const char *tipev_signature(enum tipev_kind k);
+
 /* The topic0 values a source's logs are asked for; returns their count. */
 size_t tipev_topics(enum tipev_source src, uint8_t out[TIPEV_TOPICS_MAX][32]);
 

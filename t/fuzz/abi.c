@@ -7,9 +7,9 @@
  * - a string result as eth_call/eth_getCode return it: hex decoding, the
  *   ERC-1271 and ERC-6492 validator decoders (lib/walletsig.c) and the ABI
  *   word readers (lib/abi.c) at every offset;
- * - an array result as eth_getLogs returns it: routedboon_decode (the
- *   indexer's log decoder) on each log, and the x402 authorization-state
- *   log reading (lib/x402.c);
+ * - an array result as eth_getLogs returns it: routedboon_decode and
+ *   tipev_decode for each of its sources (the indexer's log decoders) on
+ *   each log, and the x402 authorization-state log reading (lib/x402.c);
  * - an object result: a block (rpc_block_ref) and a transaction receipt
  *   (x402_receipt_transfer).
  *
@@ -28,6 +28,8 @@
 #include "fuzz.h"
 #include "hex.h"
 #include "routedboon.h"
+#include "tipevent.h"
+#include "utf8.h"
 #include "rpc.h"
 #include "walletsig.h"
 #include "x402.h"
@@ -168,6 +170,38 @@ string_result(const char *s, size_t slen)
 	}
 }
 
+/*
+ * One log through the tips decoder: a failure says why; a success has a
+ * known event whose text is valid UTF-8 within the contract's limits
+ * (each byte at most one U+FFFD of 3 bytes), a canonical display only
+ * with a handle hash, a private event with no note and no amount.
+ */
+static void
+tip_log(json_object *log, enum tipev_source src)
+{
+	struct tipevent e;
+	char err[160];
+	int rc;
+
+	err[0] = '\0';
+	rc = tipev_decode(log, src, &e, err, sizeof(err));
+	CHECK(rc >= -1 && rc <= 1);
+	if (rc < 0)
+		CHECK(err[0] != '\0');
+	if (rc != 0)
+		return;
+	CHECK((unsigned)e.kind < TIPEV__MAX && strcmp(tipev_name(e.kind), "?") != 0);
+	CHECK(utf8_valid(e.display, strlen(e.display)));
+	CHECK(utf8_valid(e.note, strlen(e.note)));
+	CHECK(strlen(e.display) <= 3 * TIPEV_HANDLE_MAX && strlen(e.note) <= 3 * TIPEV_NOTE_MAX);
+	CHECK(!e.display_canonical || (e.has_display && e.has_handle_hash));
+	CHECK(e.mint_attestation >= -1 && e.mint_attestation <= 1);
+	if (tipev_is_private(e.kind))
+		CHECK(!e.has_note && !e.has_usdc && e.has_commitment);
+	if (e.has_agent_id)
+		CHECK(e.agent_id[0] != '\0' && strspn(e.agent_id, "0123456789") == strlen(e.agent_id));
+}
+
 /* An array result: the logs of eth_getLogs. */
 static void
 logs_result(json_object *logs)
@@ -180,6 +214,8 @@ logs_result(json_object *logs)
 		err[0] = '\0';
 		if (routedboon_decode(json_object_array_get_idx(logs, i), &rb, err, sizeof(err)) < 0)
 			CHECK(err[0] != '\0');
+		for (int src = 0; src < TIPSRC__MAX; src++)
+			tip_log(json_object_array_get_idx(logs, i), (enum tipev_source)src);
 	}
 	k = x402_auth_logs(logs, tx);
 	CHECK(k >= -1 && k <= 1);

@@ -1,0 +1,114 @@
+#!/usr/bin/env node
+// Emit many synthetic tips events (the tips contract's ten signatures, in the mix
+// TipBenchEmitter.sol describes) for indexer tests and benchmarks.
+//
+// Usage: node chain/bench-tips.mjs --rpc URL --state FILE --events N [--batch B (1..500, default 500)]
+//
+// Deploys TipBenchEmitter from anvil account #0 unless the state file names one that has code,
+// and records {tipBenchEmitter, tipBenchEmitterDeployBlock, tipBenchNextIndex} in the state file.
+// Emits N events in ceil(N/B) transactions of at most B events, sent back to back and then
+// awaited; a second run continues the series instead of repeating it.
+// Prints one JSON line: {emitter, fromBlock, toBlock, events, transactions}.
+import {
+  parseArgs,
+  parseUint,
+  die,
+  connect,
+  ensureBuilt,
+  loadArtifact,
+  requireState,
+  writeStateAtomic,
+  deploy,
+  hasCode,
+  waitReceipt,
+  ANVIL_KEYS,
+} from './lib.mjs';
+
+const USAGE = 'usage: node chain/bench-tips.mjs --rpc URL --state FILE --events N [--batch B<=500]';
+const args = parseArgs(
+  process.argv.slice(2),
+  { rpc: 'string', state: 'string', events: 'string', batch: 'string' },
+  ['rpc', 'state', 'events'],
+  USAGE,
+);
+const total = Number(parseUint(args.events, '--events'));
+const batch = args.batch === undefined ? 500 : Number(parseUint(args.batch, '--batch'));
+if (batch < 1 || batch > 500) die('--batch must be 1..500');
+
+async function main() {
+  ensureBuilt();
+  const st = requireState(args.state);
+  const ctx = await connect(args.rpc);
+  if (Number(st.chainId) !== ctx.chainId) die(`state is for chain ${st.chainId}, RPC is chain ${ctx.chainId}`, 1);
+  const art = loadArtifact('TipBenchEmitter');
+  const wallet = ctx.wallet(ANVIL_KEYS[0]);
+  const pc = ctx.publicClient;
+
+  if (!st.tipBenchEmitter || !(await hasCode(pc, st.tipBenchEmitter))) {
+    const d = await deploy(ctx, wallet, art);
+    st.tipBenchEmitter = d.address;
+    st.tipBenchEmitterDeployBlock = Number(d.receipt.blockNumber);
+    st.tipBenchNextIndex = 0;
+    writeStateAtomic(args.state, st);
+  }
+  const emitter = st.tipBenchEmitter;
+  let next = BigInt(st.tipBenchNextIndex || 0);
+
+  if (total === 0) {
+    const bn = Number(await pc.getBlockNumber());
+    process.stdout.write(JSON.stringify({ emitter, fromBlock: bn + 1, toBlock: bn, events: 0, transactions: 0 }) + '\n');
+    return;
+  }
+
+  // One gas estimate for a full batch (+25 %) serves every batch; fees fixed for the run.
+  const full = BigInt(Math.min(batch, total));
+  const est = await pc.estimateContractGas({
+    address: emitter,
+    abi: art.abi,
+    functionName: 'emitMany',
+    args: [full, next],
+    account: wallet.account,
+  });
+  const gas = (est * 5n) / 4n;
+  const block = await pc.getBlock();
+  const maxPriorityFeePerGas = 1_000_000_000n;
+  const maxFeePerGas = (block.baseFeePerGas ?? 1_000_000_000n) * 4n + maxPriorityFeePerGas;
+  let nonce = await pc.getTransactionCount({ address: wallet.account.address, blockTag: 'pending' });
+
+  const hashes = [];
+  for (let done = 0; done < total; ) {
+    const n = Math.min(batch, total - done);
+    hashes.push(
+      await wallet.writeContract({
+        address: emitter,
+        abi: art.abi,
+        functionName: 'emitMany',
+        args: [BigInt(n), next],
+        gas,
+        nonce: nonce++,
+        maxFeePerGas,
+        maxPriorityFeePerGas,
+      }),
+    );
+    next += BigInt(n);
+    done += n;
+  }
+
+  let fromBlock = Infinity;
+  let toBlock = -1;
+  let events = 0;
+  for (const h of hashes) {
+    const r = await waitReceipt(pc, h);
+    if (r.status !== 'success') die(`emitMany reverted in tx ${h}`, 1);
+    fromBlock = Math.min(fromBlock, Number(r.blockNumber));
+    toBlock = Math.max(toBlock, Number(r.blockNumber));
+    events += r.logs.filter((l) => l.address.toLowerCase() === emitter.toLowerCase()).length;
+  }
+  if (events !== total) die(`expected ${total} events, receipts show ${events}`, 1);
+
+  st.tipBenchNextIndex = Number(next);
+  writeStateAtomic(args.state, st);
+  process.stdout.write(JSON.stringify({ emitter, fromBlock, toBlock, events, transactions: hashes.length }) + '\n');
+}
+
+main().catch((e) => die(e.shortMessage || e.message, 1));
