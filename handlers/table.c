@@ -268,6 +268,21 @@ static const struct field queries_fields[] = {
 	{ .name = NULL },
 };
 
+static const struct field handle_fields[] = {
+	{ .name = "handle", .src = VS_PATH, .type = VT_HANDLE, .required = true },
+	{ .name = NULL },
+};
+
+static const struct field board_fields[] = {
+	{ .name = "limit", .src = VS_QUERY, .type = VT_UINT, .min = 1, .max = 50, .def = "25" },
+	{ .name = NULL },
+};
+
+static const struct field wallet_sent_fields[] = {
+	{ .name = "address", .src = VS_PATH, .type = VT_ADDRESS, .required = true },
+	{ .name = NULL },
+};
+
 const struct endpoint endpoints[] = {
 	{ .id = "health", .method = HM_GET, .pattern = "/health", .handler = h_health_get,
 	    .auth = AUTH_NONE, .flags = EP_DB,
@@ -432,6 +447,28 @@ const struct endpoint endpoints[] = {
 	    .summary = "paid: the gratitude graph across up to 25 handles, one flat price" },
 	{ .id = "feed.retired", .method = HM_GET, .pattern = "/api/feed", .handler = h_feed_get,
 	    .auth = AUTH_NONE, .summary = "retired feed: 410 with the replacement" },
+	{ .id = "handles.has_" BRAND_LOWER "s", .method = HM_GET,
+	    .pattern = "/api/v1/handles/{handle}/has-" BRAND_LOWER "s", .handler = h_has_boons_get,
+	    .auth = AUTH_NONE, .flags = EP_DB, .fields = handle_fields,
+	    .summary = "whether a canonical handle has received or sent tips, with both counts" },
+	{ .id = "handles.profile", .method = HM_GET, .pattern = "/api/v1/handles/{handle}/profile",
+	    .handler = h_handle_profile_get, .auth = AUTH_NONE, .flags = EP_DB, .fields = handle_fields,
+	    .summary = "a handle's points and public tip totals (no per-tip list)" },
+	{ .id = "handles.points", .method = HM_GET, .pattern = "/api/v1/handles/{handle}/points",
+	    .handler = h_handle_points_get, .auth = AUTH_NONE, .flags = EP_DB, .fields = handle_fields,
+	    .summary = "a handle's received and sent points, decayed points and their source" },
+	{ .id = "points.policy", .method = HM_GET, .pattern = "/api/v1/points/policy",
+	    .handler = h_points_policy_get, .auth = AUTH_NONE,
+	    .summary = "the points policy's rules as data (our own, labelled)" },
+	{ .id = "board", .method = HM_GET, .pattern = "/api/v1/board", .handler = h_board_get,
+	    .auth = AUTH_NONE, .flags = EP_DB, .fields = board_fields,
+	    .summary = "top recipients and tippers of tips, with aggregate stats" },
+	{ .id = "board.leaderboard", .method = HM_GET, .pattern = "/api/leaderboard",
+	    .handler = h_board_get, .auth = AUTH_NONE, .flags = EP_DB, .fields = board_fields,
+	    .summary = "compatibility alias of /api/v1/board" },
+	{ .id = "wallets.sent", .method = HM_GET, .pattern = "/api/v1/wallets/{address}/sent",
+	    .handler = h_wallet_sent_get, .auth = AUTH_NONE, .flags = EP_DB, .fields = wallet_sent_fields,
+	    .summary = "a wallet's sender-side tip totals and sent points (aggregates only)" },
 };
 
 const size_t nendpoints = sizeof(endpoints) / sizeof(endpoints[0]);

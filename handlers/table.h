@@ -108,6 +108,16 @@ enum err h_queries_check(struct req *r, struct resp *w);
 enum err h_site_link_wallet_get(struct req *r, struct resp *w);
 enum err h_site_wallet_endpoints_get(struct req *r, struct resp *w);
 
+/* handles.c (free handle reads and the points policy; points from tippoints.h) */
+enum err h_has_boons_get(struct req *r, struct resp *w);
+enum err h_handle_profile_get(struct req *r, struct resp *w);
+enum err h_handle_points_get(struct req *r, struct resp *w);
+enum err h_points_policy_get(struct req *r, struct resp *w);
+
+/* board.c (the board and its alias, a wallet's sent totals) */
+enum err h_board_get(struct req *r, struct resp *w);
+enum err h_wallet_sent_get(struct req *r, struct resp *w);
+
 /* feed.c */
 enum err h_feed_get(struct req *r, struct resp *w);
 
