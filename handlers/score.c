@@ -20,7 +20,8 @@
  * recognitions that funded it as endpoint or network payTo and their
  * distinct tippers; a route ID the route's recognitions and distinct
  * tippers; a handle the indexed tips it received (private ones included)
- * and their distinct tippers (handle_tip_stats), once the indexer follows
+ * and their distinct tippers (handle_tip_stats), and the points it
+ * received (boon.points/v1, handlers/tippoints.h), once the indexer follows
  * the tips contract (before that, source not_indexed and no component).
  *
  * 200 {version "1", policyVersion, policyOwner, policyNote, formulaVersion,
@@ -48,6 +49,7 @@
 #include "score.h"
 #include "sql.h"
 #include "table.h"
+#include "tippoints.h"
 #include "banned.h"
 
 #define SCORE_VERSION "1"
@@ -125,6 +127,7 @@ history_load(struct req *r, const struct recipient *rc, struct score_input *in, 
 	*source = "not_indexed";
 	if (rc->kind == RCPT_HANDLE) {
 		const char *resolution;
+		struct tippoints tp;
 		uint8_t hh[32];
 
 		if ((e = accounts_resolution(r->db, r->cfg, &resolution)) != DB_OK)
@@ -137,6 +140,10 @@ history_load(struct req *r, const struct recipient *rc, struct score_input *in, 
 		    "FROM handle_tip_stats WHERE chain_id = ? AND handle_hash = ?",
 		    SQL_U64(r->cfg->chain_id), SQL_BYTES(hh, 32));
 		*source = "tips_received";
+		if ((e = tippoints_handle(r->db, r->cfg->chain_id, rc->h.text, hh, &tp)) != DB_OK)
+			return e;
+		in->has_points = true;
+		in->points = tp.received.points;
 	} else if (rc->kind == RCPT_ADDRESS) {
 		sql_add(&q, "SELECT COUNT(*), COUNT(DISTINCT tipper) FROM routed_boons WHERE "
 		    "chain_id = ? AND ((endpoint_pay_to = ? AND endpoint_usdc > 0) OR "

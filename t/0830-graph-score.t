@@ -315,8 +315,8 @@ is "$(jq -r .suggestedAmountUsdc <<<"$body")" "$(usdc $amt)" "score: a note-only
 is "$(jq -c '[.serviceCost, .history, .recipient]' <<<"$body")" \
 	'[{"source":"note","amountUsdc":"0.8"},{"source":"tips_received","recognitions":0,"distinctRecognizers":0},{"kind":"handle","value":"github:alice"}]' \
 	"score: the cost came from the note; a handle's indexed tips (none here); canonical handle"
-is "$(jq -c '[.components[] | [.name, .value]]' <<<"$body")" '[["serviceCost","0.08"],["artifactMarker","0.01"],["recognitionHistory","0"]]' \
-	"score: a handle's history is a component (zero tippers add nothing)"
+is "$(jq -c '[.components[] | [.name, .value]]' <<<"$body")" '[["serviceCost","0.08"],["artifactMarker","0.01"],["recognitionHistory","0"],["receivedPoints","0"]]' \
+	"score: a handle's history and received points are components (none here: they add nothing)"
 
 score '{"recipient":"x:someone","serviceCostUsdc":"0.30","note":"It was $5.00"}'
 is "$(jq -r .suggestedAmountUsdc <<<"$body"),$(jq -r .serviceCost.amountUsdc <<<"$body")" "$(usdc $((300000 / 10))),0.3" \
