@@ -194,11 +194,12 @@ is "$(jq -c '.history' <<<"$body")" '{"source":"tips_received","recognitions":6,
 	"score: a handle's history is its indexed tips and distinct tippers"
 is "$(jq -c '[.components[] | select(.name == "recognitionHistory") | .value]' <<<"$body")" '["0.006"]' \
 	"score: +0.002 per distinct tipper"
+sb=$body
 req GET "/api/v1/handles/github:carol/points"
 rp=$(jqr .receivedPoints)
 like "$rp" '^[1-9][0-9]*$' "carol's received points (the free points read): $rp units"
 pts=$(( rp / 1000 )); [ $pts -gt 20 ] && pts=20
-is "$(jq -c '[.components[] | select(.name == "receivedPoints") | [.value, .input]]' <<<"$body")" \
+is "$(jq -c '[.components[] | select(.name == "receivedPoints") | [.value, .input]]' <<<"$sb")" \
 	"$(jq -cn --arg v "$(printf '%d.%03d' $((pts / 1000)) $((pts % 1000)) | sed -E 's/0+$//; s/\.$//')" \
 		--arg i "$((rp / 1000)).$(printf '%03d' $((rp % 1000))) received points" '[[$v, $i]]')" \
 	"score: +0.001 per whole received point (the points policy), at most 0.02"
