@@ -154,6 +154,7 @@ property_schema(const struct field *f)
 			    json_object_new_int64(strtoll(f->def, NULL, 10)));
 		break;
 	case VT_ADDRESS:
+	case VT_ADDRESS_EIP55:
 		json_object_object_add(p, "type", json_object_new_string("string"));
 		json_object_object_add(p, "pattern", json_object_new_string("^0x[0-9a-fA-F]{40}$"));
 		break;

@@ -25,6 +25,7 @@
 #include <time.h>
 
 #include "brand.h"
+#include "accounts.h"
 #include "buf.h"
 #include "config.h"
 #include "db.h"
@@ -323,6 +324,8 @@ h_site_route_reviews_get(struct req *r, struct resp *w)
 	if (res)
 		mysql_free_result(res);
 	json_object_object_add(o, "reviews", arr);
+	if (accounts_fill_reviews(r->db, r->cfg, arr) != DB_OK)
+		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
 	pg = json_object_new_object();
 	json_object_object_add(pg, "limit", json_object_new_int64((int64_t)limit));
 	json_object_object_add(pg, "offset", json_object_new_int64((int64_t)offset));

@@ -41,6 +41,7 @@
 #include <string.h>
 
 #include "brand.h"
+#include "accounts.h"
 #include "authority.h"
 #include "contexts.h"
 #include "dbfail.h"
@@ -163,6 +164,36 @@ record_new(MYSQL_ROW row)
 	return o;
 }
 
+/*
+ * The accounts{recognizer, endpoint, network} of every record in list: the
+ * GitHub/X handles linked to its tipper, endpoint payTo and network payTo
+ * (docs/PROTOCOL.md, Tip reads), and the identityResolution they rest on.
+ */
+static enum db_rc
+records_accounts(struct db *db, const struct config *cfg, json_object *list, const char **resolution)
+{
+	static const char *const roles[3][2] = {
+		{ "tipper", "recognizer" }, { "endpointPayTo", "endpoint" }, { "networkPayTo", "network" },
+	};
+	size_t n = json_object_array_length(list), k = 0;
+	struct account_slot slots[3 * 100];
+	enum db_rc rc;
+
+	if ((rc = accounts_resolution(db, cfg, resolution)) != DB_OK)
+		return rc;
+	for (size_t i = 0; i < n && i < 100; i++) {
+		json_object *rec = json_object_array_get_idx(list, i), *acc, *arr;
+
+		if (!json_object_object_get_ex(rec, "accounts", &acc))
+			continue;
+		for (size_t j = 0; j < 3; j++)
+			if (json_object_object_get_ex(acc, roles[j][1], &arr) &&
+			    account_slot_set(&slots[k], rec, roles[j][0], arr))
+				k++;
+	}
+	return accounts_fill(db, cfg, slots, k);
+}
+
 /* pagination{limit, offset, total, hasMore}. */
 static json_object *
 pagination_new(uint64_t limit, uint64_t offset, uint64_t total)
@@ -192,6 +223,7 @@ recognitions_answer(struct req *r, struct resp *w, bool by_tx, const uint8_t key
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
 	json_object *o, *list;
+	const char *resolution;
 	enum db_rc rc;
 
 	sql_add(&q, "SELECT COUNT(*) FROM routed_boons WHERE chain_id = ? AND contract = ?",
@@ -213,18 +245,21 @@ recognitions_answer(struct req *r, struct resp *w, bool by_tx, const uint8_t key
 	    SQL_U64(offset));
 	if ((rc = db_query(r->db, &q, &res)) != DB_OK)
 		return db_fail(w, rc);
-	o = json_object_new_object();
 	list = json_object_new_array();
 	while (res && (row = mysql_fetch_row(res)) != NULL)
 		json_object_array_add(list, record_new(row));
 	if (res)
 		mysql_free_result(res);
+	if ((rc = records_accounts(r->db, cfg, list, &resolution)) != DB_OK) {
+		json_object_put(list);
+		return db_fail(w, rc);
+	}
+	o = json_object_new_object();
 	json_object_object_add(o, "version", json_object_new_string(ROUTE_VERSION));
 	json_object_object_add(o, "contract", route_contract_new(cfg));
 	json_object_object_add(o, "routed" BRAND_CAPITAL "s", list);
 	json_object_object_add(o, "interpretation", json_object_new_string(interpretation));
-	/* No wallet is linked to a handle yet, so every accounts[] is empty. */
-	json_object_object_add(o, "identityResolution", json_object_new_string("complete"));
+	json_object_object_add(o, "identityResolution", json_object_new_string(resolution));
 	json_object_object_add(o, "pagination", pagination_new(limit, offset, total));
 	return route_answer(w, o);
 }
@@ -374,6 +409,7 @@ h_route_reviews_get(struct req *r, struct resp *w)
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
 	json_object *o, *sum = NULL, *arr, *cnt;
+	const char *resolution;
 	enum db_rc rc;
 	enum err e;
 
@@ -393,6 +429,12 @@ h_route_reviews_get(struct req *r, struct resp *w)
 		json_object_array_add(arr, review_record(row));
 	if (res)
 		mysql_free_result(res);
+	if ((rc = accounts_fill_reviews(r->db, cfg, arr)) != DB_OK ||
+	    (rc = accounts_resolution(r->db, cfg, &resolution)) != DB_OK) {
+		json_object_put(sum);
+		json_object_put(arr);
+		return db_fail(w, rc);
+	}
 	total = json_object_object_get_ex(sum, "count", &cnt) ? (uint64_t)json_object_get_int64(cnt) : 0;
 	o = json_object_new_object();
 	json_object_object_add(o, "version", json_object_new_string(ROUTE_VERSION));
@@ -400,7 +442,7 @@ h_route_reviews_get(struct req *r, struct resp *w)
 	json_object_object_add(o, "routeId", json_object_new_string(rh));
 	json_object_object_add(o, "reviewSummary", sum);
 	json_object_object_add(o, "reviews", arr);
-	json_object_object_add(o, "identityResolution", json_object_new_string("complete"));
+	json_object_object_add(o, "identityResolution", json_object_new_string(resolution));
 	json_object_object_add(o, "pagination", pagination_new(limit, offset, total));
 	json_object_object_add(o, "interpretation", json_object_new_string(review_interpretation));
 	return route_answer(w, o);
@@ -417,7 +459,8 @@ h_reviewer_reviews_get(struct req *r, struct resp *w)
 	bool found;
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
-	json_object *o, *who, *items, *it;
+	json_object *o, *who, *items, *it, *acc;
+	struct account_slot slot;
 	enum db_rc rc;
 
 	sql_add(&q, "SELECT COUNT(*) FROM reviews WHERE chain_id = ? AND reviewer = ?",
@@ -443,8 +486,15 @@ h_reviewer_reviews_get(struct req *r, struct resp *w)
 		mysql_free_result(res);
 	who = json_object_new_object();
 	json_object_object_add(who, "wallet", json_object_new_string(addr_format(&rv->addr, we)));
-	/* No wallet is linked to a handle yet. */
-	json_object_object_add(who, "accounts", json_object_new_array());
+	json_object_object_add(who, "accounts", acc = json_object_new_array());
+	slot.list = acc;
+	memcpy(slot.wallet, rv->addr.b, 20);
+	if ((rc = accounts_fill(r->db, cfg, &slot, 1)) != DB_OK ||
+	    (rc = accounts_fill_reviews(r->db, cfg, items)) != DB_OK) {
+		json_object_put(who);
+		json_object_put(items);
+		return db_fail(w, rc);
+	}
 	o = json_object_new_object();
 	json_object_object_add(o, "version", json_object_new_string(ROUTE_VERSION));
 	json_object_object_add(o, "contract", route_contract_new(cfg));

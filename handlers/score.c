@@ -19,8 +19,10 @@
  * History (counts only): an address counts the indexed routed
  * recognitions that funded it as endpoint or network payTo and their
  * distinct tippers; a route ID the route's recognitions and distinct
- * tippers; a handle has none indexed yet (tip events are not indexed), so
- * that component is absent.
+ * tippers; a handle the indexed tips it received (private ones included)
+ * and their distinct tippers (handle_tip_stats), and the points it
+ * received (boon.points/v1, handlers/tippoints.h), once the indexer follows
+ * the tips contract (before that, source not_indexed and no component).
  *
  * 200 {version "1", policyVersion, policyOwner, policyNote, formulaVersion,
  *      recipient {kind handle|address|route, value}, suggestedAmountUsdc,
@@ -38,6 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "accounts.h"
 #include "config.h"
 #include "db.h"
 #include "dbfail.h"
@@ -46,6 +49,7 @@
 #include "score.h"
 #include "sql.h"
 #include "table.h"
+#include "tippoints.h"
 #include "banned.h"
 
 #define SCORE_VERSION "1"
@@ -121,9 +125,26 @@ history_load(struct req *r, const struct recipient *rc, struct score_input *in, 
 	enum db_rc e;
 
 	*source = "not_indexed";
-	if (rc->kind == RCPT_HANDLE)
-		return DB_OK;
-	if (rc->kind == RCPT_ADDRESS) {
+	if (rc->kind == RCPT_HANDLE) {
+		const char *resolution;
+		struct tippoints tp;
+		uint8_t hh[32];
+
+		if ((e = accounts_resolution(r->db, r->cfg, &resolution)) != DB_OK)
+			return e;
+		if (strcmp(resolution, "complete") != 0)
+			return DB_OK;
+		handle_hash(&rc->h, hh);
+		/* A handle without tips has no row: counts of zero. */
+		sql_add(&q, "SELECT COALESCE(SUM(tips_received), 0), COALESCE(SUM(tipper_count), 0) "
+		    "FROM handle_tip_stats WHERE chain_id = ? AND handle_hash = ?",
+		    SQL_U64(r->cfg->chain_id), SQL_BYTES(hh, 32));
+		*source = "tips_received";
+		if ((e = tippoints_handle(r->db, r->cfg->chain_id, rc->h.text, hh, &tp)) != DB_OK)
+			return e;
+		in->has_points = true;
+		in->points = tp.received.points;
+	} else if (rc->kind == RCPT_ADDRESS) {
 		sql_add(&q, "SELECT COUNT(*), COUNT(DISTINCT tipper) FROM routed_boons WHERE "
 		    "chain_id = ? AND ((endpoint_pay_to = ? AND endpoint_usdc > 0) OR "
 		    "(network_pay_to = ? AND network_usdc > 0))", SQL_U64(r->cfg->chain_id),

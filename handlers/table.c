@@ -4,6 +4,8 @@
  * the cost preview and the route listing are generated from these rows.
  * Add a row when its feature lands; no row answers with a stub.
  */
+#include <stdint.h>
+
 #include "brand.h"
 #include "drafts.h"
 #include "reports.h"
@@ -253,6 +255,35 @@ static const struct field profile_feed_fields[] = {
 	{ .name = NULL },
 };
 
+static const struct field receipt_fields[] = {
+	{ .name = "txHash", .src = VS_PATH, .type = VT_BYTES32, .required = true },
+	{ .name = NULL },
+};
+
+static const struct field attestation_fields[] = {
+	{ .name = "tipId", .src = VS_PATH, .type = VT_UINT, .required = true, .min = 1,
+	    .max = UINT64_MAX },
+	{ .name = NULL },
+};
+
+static const struct field site_link_wallet_fields[] = {
+	{ .name = "address", .src = VS_QUERY, .type = VT_ADDRESS_EIP55, .required = true },
+	{ .name = NULL },
+};
+
+static const struct field site_wallet_endpoints_fields[] = {
+	{ .name = "wallet", .src = VS_QUERY, .type = VT_ADDRESS_EIP55, .required = true },
+	{ .name = NULL },
+};
+
+/* cursor is parsed further (bound to the handle) by h_handle_tips_check. */
+static const struct field handle_tips_fields[] = {
+	{ .name = "handle", .src = VS_PATH, .type = VT_HANDLE, .required = true },
+	{ .name = "limit", .src = VS_QUERY, .type = VT_UINT, .min = 1, .max = 100, .def = "25" },
+	{ .name = "cursor", .src = VS_QUERY, .type = VT_STRING, .min_len = 1, .max_len = 512 },
+	{ .name = NULL },
+};
+
 static const struct field wallet_feed_fields[] = {
 	{ .name = "accountId", .src = VS_PATH, .type = VT_ACCOUNT, .required = true },
 	{ .name = "limit", .src = VS_QUERY, .type = VT_UINT, .min = 1, .max = 100, .def = "25" },
@@ -270,6 +301,22 @@ static const struct field site_activity_fields[] = {
 	{ .name = "profileId", .src = VS_PATH, .type = VT_UUID, .required = true },
 	{ .name = "activityId", .src = VS_PATH, .type = VT_STRING, .required = true, .min_len = 1,
 	    .max_len = 300 },
+	{ .name = NULL },
+};
+
+/* subject is parsed further by h_gratitude_check (lib/gratitude.h). */
+static const struct field gratitude_fields[] = {
+	{ .name = "subject", .src = VS_QUERY, .type = VT_STRING, .required = true, .min_len = 1,
+	    .max_len = 200 },
+	{ .name = "limit", .src = VS_QUERY, .type = VT_UINT, .min = 1, .max = 200, .def = "50" },
+	{ .name = NULL },
+};
+
+/* Each handle is canonicalized by h_queries_check; more than 25 never reach a payment. */
+static const struct field queries_fields[] = {
+	{ .name = "handles", .src = VS_BODY, .type = VT_ARRAY, .required = true, .min_len = 1,
+	    .max_len = 25 },
+	{ .name = "limit", .src = VS_BODY, .type = VT_UINT, .min = 1, .max = 200, .def = "50" },
 	{ .name = NULL },
 };
 
@@ -465,6 +512,34 @@ const struct endpoint endpoints[] = {
 	    .handler = h_site_profile_activity_get, .check = h_site_activity_check, .auth = AUTH_NONE,
 	    .rate = RATE_SITE, .flags = EP_DB, .fields = site_activity_fields,
 	    .summary = "one fact of a published profile and its activity review: the source a review's sourceUrl cites" },
+	{ .id = "receipts.get", .method = HM_GET, .pattern = "/api/v1/receipts/{txHash}",
+	    .handler = h_receipt_get, .auth = AUTH_NONE, .flags = EP_DB, .fields = receipt_fields,
+	    .summary = "free: the indexed tips a transaction created or settled" },
+	{ .id = "attestations.get", .method = HM_GET, .pattern = "/api/v1/attestations/{tipId}",
+	    .handler = h_attestation_get, .auth = AUTH_NONE, .flags = EP_DB, .fields = attestation_fields,
+	    .summary = "free: ERC-721 metadata of a tip's soulbound attestation (no note, no amount)" },
+	{ .id = "site.link_wallet", .method = HM_GET, .pattern = "/api/site/link/wallet",
+	    .handler = h_site_link_wallet_get, .auth = AUTH_NONE, .rate = RATE_SITE, .flags = EP_DB,
+	    .fields = site_link_wallet_fields,
+	    .summary = "the handles and accounts linked to a checksummed wallet (reverse lookup)" },
+	{ .id = "site.x402_wallet_endpoints", .method = HM_GET,
+	    .pattern = "/api/site/x402/wallet-endpoints", .handler = h_site_wallet_endpoints_get,
+	    .auth = AUTH_NONE, .rate = RATE_SITE, .flags = EP_DB, .fields = site_wallet_endpoints_fields,
+	    .summary = "endpoints paying a checksummed wallet as provider (provider_candidate matches only)" },
+	{ .id = "handles." BRAND_LOWER "s", .method = HM_GET,
+	    .pattern = "/api/v1/handles/{handle}/" BRAND_LOWER "s", .handler = h_handle_tips_get,
+	    .check = h_handle_tips_check, .auth = AUTH_PAID, .price_usdc = "0.01",
+	    .flags = EP_DB | EP_NO_STORE, .fields = handle_tips_fields,
+	    .summary = "paid: the tips a handle received, newest first, cursor-paged" },
+	{ .id = "graphs.gratitude", .method = HM_GET, .pattern = "/api/v1/graphs/gratitude",
+	    .handler = h_gratitude_get, .check = h_gratitude_check, .auth = AUTH_PAID,
+	    .price_usdc = "0.01", .flags = EP_DB | EP_NO_STORE, .fields = gratitude_fields,
+	    .summary = "paid: the gratitude graph of a handle or of a repository's note markers" },
+	{ .id = "graphs.queries", .method = HM_POST, .pattern = "/api/v1/graphs/queries",
+	    .handler = h_queries_post, .check = h_queries_check, .auth = AUTH_PAID, .price_usdc = "0.01",
+	    .body = BODY_JSON, .body_max = 8 * 1024, .flags = EP_DB | EP_STRICT | EP_NO_STORE,
+	    .fields = queries_fields,
+	    .summary = "paid: the gratitude graph across up to 25 handles, one flat price" },
 	{ .id = "feed.retired", .method = HM_GET, .pattern = "/api/feed", .handler = h_feed_get,
 	    .auth = AUTH_NONE, .summary = "retired feed: 410 with the replacement" },
 	{ .id = "handles.has_" BRAND_LOWER "s", .method = HM_GET,

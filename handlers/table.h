@@ -115,6 +115,22 @@ enum err h_report_changes_post(struct req *r, struct resp *w);
 enum err h_report_export_check(struct req *r, struct resp *w);
 enum err h_report_export_post(struct req *r, struct resp *w);
 
+/* tipreads.c (the tip record is tipreads.h) */
+enum err h_receipt_get(struct req *r, struct resp *w);
+enum err h_attestation_get(struct req *r, struct resp *w);
+enum err h_handle_tips_get(struct req *r, struct resp *w);
+enum err h_handle_tips_check(struct req *r, struct resp *w);
+
+/* gratitude.c (paid graphs; .check canonicalizes every handle before payment) */
+enum err h_gratitude_get(struct req *r, struct resp *w);
+enum err h_gratitude_check(struct req *r, struct resp *w);
+enum err h_queries_post(struct req *r, struct resp *w);
+enum err h_queries_check(struct req *r, struct resp *w);
+
+/* sitewallet.c (free, rate-limited site reads of one wallet) */
+enum err h_site_link_wallet_get(struct req *r, struct resp *w);
+enum err h_site_wallet_endpoints_get(struct req *r, struct resp *w);
+
 /* handles.c (free handle reads and the points policy; points from tippoints.h) */
 enum err h_has_boons_get(struct req *r, struct resp *w);
 enum err h_handle_profile_get(struct req *r, struct resp *w);

@@ -268,6 +268,13 @@ score_compute(const struct score_input *in, struct score_result *out)
 		    in->recognizers, in->recognitions);
 		add(out, "recognitionHistory", "add", t, (int64_t)(v * SCORE_PER_RECOGNIZER));
 	}
+	if (in->has_points) {
+		v = in->points / SCORE_POINT_UNITS;
+		v = v >= SCORE_POINTS_MAX / SCORE_PER_POINT ? SCORE_POINTS_MAX : v * SCORE_PER_POINT;
+		snprintf(t, sizeof(t), "%" PRIu64 ".%03" PRIu64 " received points", in->points / SCORE_POINT_UNITS,
+		    in->points % SCORE_POINT_UNITS);
+		add(out, "receivedPoints", "add", t, (int64_t)v);
+	}
 	if (cost) {
 		v = pct(in->cost, SCORE_COST_CAP_PERCENT);
 		if (out->amount > v)

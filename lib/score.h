@@ -18,10 +18,14 @@
  *                 x:<postId> found in the note; each distinct marker once,
  *                 the first SCORE_MARKERS_MAX (3) in note order.
  *   3. history  + SCORE_PER_RECOGNIZER (0.002) per distinct wallet that
- *                 sent the recipient an indexed routed recognition, at
- *                 most SCORE_RECOGNIZERS_MAX (5) counted; counts only,
- *                 never amounts. Absent when the recipient's history is
- *                 not indexed (handles, for now).
+ *                 sent the recipient an indexed routed recognition (a
+ *                 handle: an indexed tip), at most SCORE_RECOGNIZERS_MAX
+ *                 (5) counted; counts only, never amounts. Absent when
+ *                 the recipient's history is not indexed.
+ *   3b. points  + SCORE_PER_POINT (0.001) per whole point a handle
+ *                 received under the points policy (lib/points.h,
+ *                 undecayed), at most SCORE_POINTS_MAX (0.02); handles
+ *                 only, once the tips are indexed.
  *   4. costCap  amount = min(amount, floor(cost / 2)) when the cost is
  *                 known: never more than half of what the service cost.
  *   5. cap      amount = min(amount, SCORE_CAP) (0.50).
@@ -29,7 +33,7 @@
  *                 over the cost cap.
  *   7. rounding amount = amount rounded down to SCORE_STEP (0.001).
  *
- * Each step that is used (1, 2, 3) or that changes the amount (4 to 7)
+ * Each step that is used (1, 2, 3, 3b) or that changes the amount (4 to 7)
  * is one component {name, input, effect, delta}; the deltas add up to
  * the suggested amount.
  *
@@ -70,6 +74,9 @@
 #define SCORE_MARKERS_MAX 3u
 #define SCORE_PER_RECOGNIZER 2000u     /* 0.002 */
 #define SCORE_RECOGNIZERS_MAX 5u
+#define SCORE_PER_POINT 1000u          /* 0.001 per whole received point */
+#define SCORE_POINTS_MAX 20000u        /* 0.02 */
+#define SCORE_POINT_UNITS 1000u        /* units of one point (lib/points.h POINTS_SCALE) */
 #define SCORE_COST_CAP_PERCENT 50u     /* at most half the cost */
 #define SCORE_CAP 500000u              /* 0.50 */
 #define SCORE_FLOOR 10000u             /* 0.01 */
@@ -107,11 +114,13 @@ struct score_input {
 	size_t nmarkers;
 	bool has_history;                    /* the recipient's recognitions are indexed */
 	uint64_t recognitions, recognizers;  /* indexed routed recognitions; distinct senders */
+	bool has_points;                     /* a handle whose received points are known */
+	uint64_t points;                     /* received points, in units (1000 a point) */
 };
 
 struct score_component {
 	const char *name;    /* serviceCost, defaultBase, artifactMarker, recognitionHistory,
-	                      * costCap, cap, floor, rounding */
+	                      * receivedPoints, costCap, cap, floor, rounding */
 	const char *effect;  /* base, add, cap, floor, round_down */
 	char input[SCORE_INPUT_TEXT]; /* what the step read ("" when nothing) */
 	int64_t delta;       /* atomic change of the running amount */

@@ -112,6 +112,11 @@ valid_text(const struct field *f, const char *s, size_t len, struct pool *pool, 
 			return bad(msg, cap, f, "must be an address: 0x and 40 hex digits "
 			    "(lowercase or EIP-55 checksummed)");
 		break;
+	case VT_ADDRESS_EIP55:
+		if (!addr_is_checksummed(s, len) || addr_parse(s, len, &out->addr) < 0)
+			return bad(msg, cap, f, "must be an EIP-55 checksummed address: 0x and 40 hex "
+			    "digits in their checksum case");
+		break;
 	case VT_ACCOUNT: {
 		size_t pl = strlen(VALID_ACCOUNT_CHAIN ":");
 

@@ -47,6 +47,7 @@ enum vtype {
 	VT_OBJECT,   /* JSON object (body only); its members are the handler's to check */
 	VT_ACCOUNT,  /* CAIP-10 Base account: eip155:8453:0x + 40 hex (lowercase or EIP-55) */
 	VT_UUID,     /* lowercase canonical UUID, 8-4-4-4-12 hex digits */
+	VT_ADDRESS_EIP55, /* 0x + 40 hex with a valid EIP-55 checksum (no other case form) */
 	VT__MAX
 };
 
@@ -69,7 +70,7 @@ struct value {
 	union {
 		uint64_t u;            /* VT_UINT */
 		bool b;                /* VT_BOOL */
-		struct addr addr;      /* VT_ADDRESS, VT_ACCOUNT */
+		struct addr addr;      /* VT_ADDRESS, VT_ADDRESS_EIP55, VT_ACCOUNT */
 		uint8_t uuid[16];      /* VT_UUID */
 		uint8_t b32[32];       /* VT_BYTES32 */
 		uint8_t hash[32];      /* VT_HANDLE: handleHash */

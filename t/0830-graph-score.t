@@ -312,10 +312,11 @@ is "$(jq -c 'del(.recipient)' <<<"$body")" "$(jq -c 'del(.recipient)' <<<"$b1")"
 score '{"recipient":"GitHub:Alice","note":"Paid $0.80 for the report; review:acme/widgets#7"}'
 amt=$((800000 * 10 / 100 + 10000)); amt=$((amt / 1000 * 1000))
 is "$(jq -r .suggestedAmountUsdc <<<"$body")" "$(usdc $amt)" "score: a note-only cost of \$0.80 with a review marker: $(usdc $amt)"
-is "$(jq -c '[.serviceCost, .history.source, .recipient]' <<<"$body")" \
-	'[{"source":"note","amountUsdc":"0.8"},"not_indexed",{"kind":"handle","value":"github:alice"}]' \
-	"score: the cost came from the note; a handle has no indexed history; canonical handle"
-is "$(jq -r '[.components[].name] | join(",")' <<<"$body")" "serviceCost,artifactMarker" "score: no history component for a handle"
+is "$(jq -c '[.serviceCost, .history, .recipient]' <<<"$body")" \
+	'[{"source":"note","amountUsdc":"0.8"},{"source":"tips_received","recognitions":0,"distinctRecognizers":0},{"kind":"handle","value":"github:alice"}]' \
+	"score: the cost came from the note; a handle's indexed tips (none here); canonical handle"
+is "$(jq -c '[.components[] | [.name, .value]]' <<<"$body")" '[["serviceCost","0.08"],["artifactMarker","0.01"],["recognitionHistory","0"],["receivedPoints","0"]]' \
+	"score: a handle's history and received points are components (none here: they add nothing)"
 
 score '{"recipient":"x:someone","serviceCostUsdc":"0.30","note":"It was $5.00"}'
 is "$(jq -r .suggestedAmountUsdc <<<"$body"),$(jq -r .serviceCost.amountUsdc <<<"$body")" "$(usdc $((300000 / 10))),0.3" \

@@ -42,6 +42,7 @@ main(void)
 	const struct field f_arr = { .name = "items", .type = VT_ARRAY, .min_len = 1, .max_len = 2 };
 	const struct field f_acct = { .name = "accountId", .type = VT_ACCOUNT };
 	const struct field f_uuid = { .name = "profileId", .type = VT_UUID };
+	const struct field f_eip55 = { .name = "address", .type = VT_ADDRESS_EIP55 };
 	struct value v;
 	char msg[256];
 	json_object *j;
@@ -90,6 +91,14 @@ main(void)
 	ok(text_bad(&f_acct, "eip155:84530:0x70997970c51812dc3a010c7d01b50e0d17dc79c8"), "CAIP-10, chain 84530");
 	ok(text_bad(&f_acct, "0x70997970c51812dc3a010c7d01b50e0d17dc79c8"), "a bare address is no account");
 	ok(text_bad(&f_acct, "eip155:8453:"), "CAIP-10 without an address");
+	ok(text_ok(&f_eip55, "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", &v) && v.addr.b[0] == 0x70,
+	    "EIP-55 address: checksummed, parsed");
+	ok(text_bad(&f_eip55, "0x70997970c51812dc3a010c7d01b50e0d17dc79c8"), "EIP-55 address: lowercase refused");
+	ok(text_bad(&f_eip55, "0x70997970C51812DC3A010C7D01B50E0D17DC79C8"), "EIP-55 address: uppercase refused");
+	ok(text_bad(&f_eip55, "0x70997970C51812dc3A010C7d01b50e0d17dc79c8"), "EIP-55 address: bad checksum");
+	ok(text_bad(&f_eip55, "0x70997970C51812dc3A010C7d01b50e0d17dc79C"), "EIP-55 address: too short");
+	ok(text_ok(&f_eip55, "0x1111111111111111111111111111111111111111", &v),
+	    "EIP-55 address: no letters, its own checksum form");
 	ok(text_bad(&f_acct, "eip155:8453:0x70997970c51812dc3a010c7d01b50e0d17dc79c8 "), "CAIP-10, trailing space");
 	ok(text_ok(&f_uuid, "0f1e2d3c-4b5a-4978-8796-a5b4c3d2e1f0", &v) && v.uuid[0] == 0x0f && v.uuid[15] == 0xf0 &&
 	    v.uuid[6] == 0x49, "UUID");

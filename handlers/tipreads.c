@@ -1,0 +1,325 @@
+/*
+ * tipreads.c: the tip reads of one transaction, one attestation and one
+ * handle (docs/PROTOCOL.md, Tip reads), from the indexed `tips` and
+ * `tip_attestations` (the indexer's, docs/ARCHITECTURE.md, Indexer):
+ *
+ *   GET /api/v1/receipts/{txHash}                                  free
+ *     {version, txHash, tip (the first of tips) | null, tips [record],
+ *      interpretation}
+ *     every tip the transaction created or settled (a claim or a refund),
+ *     by log index; a transaction that touched no indexed tip answers
+ *     tip null and tips [] (it may not be confirmed yet).
+ *   GET /api/v1/attestations/{tipId}                               free
+ *     ERC-721 metadata {name, description, image, external_url,
+ *      attributes [{trait_type, value, display_type?}]}: Tip ID, Recipient
+ *      Wallet, Agent ID (agent tips), <BRAND> Burned (whole tokens), Minted
+ *      At (display_type date, Unix seconds); never a note or an amount.
+ *      404 when no attestation of that tip is indexed, or it was burned.
+ *   GET /api/v1/handles/{handle}/<brand>s?limit=1..100 (25)&cursor  paid
+ *     {version, handle, counts {tips, privateTips}, items [record],
+ *      pagination {limit, nextCursor|null, hasMore}, interpretation}
+ *     the tips the handle received, newest first (by tip id), paged with
+ *     the cursor of lib/gratitude.h; private tips are listed and counted
+ *     without amount or note.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "brand.h"
+#include "addr.h"
+#include "buf.h"
+#include "dbfail.h"
+#include "gratitude.h"
+#include "hex.h"
+#include "sql.h"
+#include "table.h"
+#include "tipreads.h"
+#include "x402.h"
+#include "banned.h"
+
+#define RECEIPT_TIPS_MAX 300   /* above the contract's 256 escrow entries a handle can hold */
+
+static const char *const tip_interpretation =
+    "Onchain tips as indexed past the confirmation depth. They prove the recorded wallets, "
+    "amounts, handle, time and burn only, not the quality of any work. A private tip shows its "
+    "existence, handle, tipper and status, never its amount or note.";
+
+static json_object *
+dec_or_null(const char *s)
+{
+	return s ? json_object_new_string(s) : NULL;
+}
+
+static json_object *
+hash_or_null(const char *hex64)
+{
+	char t[2 + 64 + 1];
+
+	if (hex64 == NULL)
+		return NULL;
+	snprintf(t, sizeof(t), "0x%s", hex64);
+	return json_object_new_string(t);
+}
+
+json_object *
+tip_record(MYSQL_ROW row)
+{
+	json_object *o = json_object_new_object();
+	bool priv = row[2] && strcmp(row[2], "1") == 0;
+	char st[16];
+	size_t i;
+
+	json_object_object_add(o, "tipId", json_object_new_string(row[0]));
+	json_object_object_add(o, "contract", addr_json_new(row[18]));
+	json_object_object_add(o, "kind", json_object_new_string(row[1]));
+	json_object_object_add(o, "handle", json_object_new_string(row[3]));
+	json_object_object_add(o, "agentId", dec_or_null(row[4]));
+	json_object_object_add(o, "tipper", addr_json_new(row[5]));
+	json_object_object_add(o, "recipient", row[6] ? addr_json_new(row[6]) : NULL);
+	for (i = 0; row[11][i] && i + 1 < sizeof(st); i++)
+		st[i] = (char)(row[11][i] >= 'a' && row[11][i] <= 'z' ? row[11][i] - 'a' + 'A' : row[11][i]);
+	st[i] = '\0';
+	json_object_object_add(o, "status", json_object_new_string(st));
+	json_object_object_add(o, "private", json_object_new_boolean(priv));
+	json_object_object_add(o, "amountUsdc", priv ? NULL : dec_or_null(row[7]));
+	json_object_object_add(o, "note", priv ? NULL : dec_or_null(row[8]));
+	json_object_object_add(o, "mintAttestation", json_object_new_boolean(row[9] && strcmp(row[9], "1") == 0));
+	json_object_object_add(o, BRAND_LOWER "Burned", json_object_new_string(row[10]));
+	json_object_object_add(o, "txHash", hash_or_null(row[12]));
+	json_object_object_add(o, "logIndex", json_object_new_string(row[13]));
+	json_object_object_add(o, "blockNumber", json_object_new_string(row[14]));
+	json_object_object_add(o, "blockTimestamp", json_object_new_string(row[15]));
+	json_object_object_add(o, "settledTxHash", hash_or_null(row[16]));
+	json_object_object_add(o, "settledBlockTimestamp", dec_or_null(row[17]));
+	return o;
+}
+
+/* Answer o (taken) with status 200. */
+static enum err
+answer(struct resp *w, json_object *o)
+{
+	enum err e = resp_json(w, 200, o) < 0 ? resp_fail(w, ERR_INTERNAL, NULL, NULL) : ERR_NONE;
+
+	json_object_put(o);
+	return e;
+}
+
+enum err
+h_receipt_get(struct req *r, struct resp *w)
+{
+	const struct value *tx = req_val(r, "txHash");
+	char b[1024], th[67];
+	struct sql q = SQL_ON(b);
+	MYSQL_RES *res = NULL;
+	MYSQL_ROW row;
+	json_object *o, *tips, *first;
+	enum db_rc rc;
+
+	/* Created in the transaction, or settled by it; one row either way. */
+	sql_add(&q, "SELECT " TIP_COLUMNS ", IF(t.tx_hash = ?, t.log_index, t.settled_log_index) AS li "
+	    "FROM tips t WHERE t.chain_id = ? AND (t.tx_hash = ? OR t.settled_tx_hash = ?) "
+	    "ORDER BY li, t.tip_id LIMIT ?", SQL_BYTES(tx->b32, 32), SQL_U64(r->cfg->chain_id),
+	    SQL_BYTES(tx->b32, 32), SQL_BYTES(tx->b32, 32), SQL_U64(RECEIPT_TIPS_MAX));
+	if ((rc = db_query(r->db, &q, &res)) != DB_OK)
+		return db_fail(w, rc);
+	tips = json_object_new_array();
+	while (res && (row = mysql_fetch_row(res)) != NULL)
+		json_object_array_add(tips, tip_record(row));
+	if (res)
+		mysql_free_result(res);
+	first = json_object_array_length(tips) ? json_object_get(json_object_array_get_idx(tips, 0)) : NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "version", json_object_new_string(TIP_VERSION));
+	json_object_object_add(o, "txHash", json_object_new_string(hex_encode(tx->b32, 32, th)));
+	json_object_object_add(o, "tip", first);
+	json_object_object_add(o, "tips", tips);
+	json_object_object_add(o, "interpretation", json_object_new_string(first ? tip_interpretation :
+	    "No indexed tip was created or settled by this transaction: it may not be confirmed or "
+	    "indexed yet, or it is not a tip transaction. Not a negative finding."));
+	return answer(w, o);
+}
+
+/* Whole tokens of an 18-decimal atomic amount s ("3000000", "0.5") into out[cap]. */
+static char *
+tokens_text(const char *s, char *out, size_t cap)
+{
+	char p[96];
+	size_t n = strlen(s), k = 0, len;
+
+	if (n == 0 || n > 78 || cap < 96) {
+		snprintf(out, cap, "0");
+		return out;
+	}
+	while (n + k < 19)      /* at least one integer digit */
+		p[k++] = '0';
+	memcpy(p + k, s, n + 1);
+	len = n + k;
+	snprintf(out, cap, "%.*s.%s", (int)(len - 18), p, p + len - 18);
+	k = strlen(out);
+	while (out[k - 1] == '0')
+		out[--k] = '\0';
+	if (out[k - 1] == '.')
+		out[--k] = '\0';
+	return out;
+}
+
+static json_object *
+attribute_new(const char *trait, json_object *value, const char *display)
+{
+	json_object *a = json_object_new_object();
+
+	json_object_object_add(a, "trait_type", json_object_new_string(trait));
+	json_object_object_add(a, "value", value);
+	if (display)
+		json_object_object_add(a, "display_type", json_object_new_string(display));
+	return a;
+}
+
+/* A self-contained SVG picture of the attestation as a data: URI; NULL when out of memory. */
+static json_object *
+image_new(const char *tip_id)
+{
+	char svg[768];
+	struct buf b;
+	json_object *j = NULL;
+
+	snprintf(svg, sizeof(svg), "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"512\" "
+	    "height=\"512\" viewBox=\"0 0 512 512\"><rect width=\"512\" height=\"512\" fill=\"#14213d\"/>"
+	    "<text x=\"256\" y=\"230\" font-family=\"sans-serif\" font-size=\"34\" fill=\"#fca311\" "
+	    "text-anchor=\"middle\">" BRAND_CAPITAL " Gratitude</text><text x=\"256\" y=\"290\" "
+	    "font-family=\"sans-serif\" font-size=\"30\" fill=\"#e5e5e5\" text-anchor=\"middle\">"
+	    "#%.78s</text></svg>", tip_id);
+	buf_init(&b, 2048);
+	if (buf_adds(&b, "data:image/svg+xml;base64,") == 0 &&
+	    x402_base64_encode(svg, strlen(svg), &b) == 0)
+		j = json_object_new_string(buf_str(&b));
+	buf_release(&b);
+	return j;
+}
+
+enum err
+h_attestation_get(struct req *r, struct resp *w)
+{
+	uint64_t id = req_val(r, "tipId")->u;
+	char b[1024], t[256], url[CONFIG_STR_MAX + 128], idt[24];
+	struct sql q = SQL_ON(b);
+	MYSQL_RES *res = NULL;
+	MYSQL_ROW row;
+	json_object *o, *attrs;
+	enum db_rc rc;
+
+	sql_add(&q, "SELECT LOWER(HEX(a.recipient)), a.minted_at, a.burned, t.agent_id, t.boon_burned, "
+	    "LOWER(HEX(a.tx_hash)) FROM tip_attestations a JOIN tips t ON t.chain_id = a.chain_id AND "
+	    "t.tip_id = a.tip_id WHERE a.chain_id = ? AND a.tip_id = ?", SQL_U64(r->cfg->chain_id),
+	    SQL_U64(id));
+	if ((rc = db_query(r->db, &q, &res)) != DB_OK)
+		return db_fail(w, rc);
+	row = res ? mysql_fetch_row(res) : NULL;
+	if (row == NULL || strcmp(row[2], "0") != 0) {
+		bool burned = row != NULL;
+
+		if (res)
+			mysql_free_result(res);
+		return resp_fail(w, ERR_NOT_FOUND, "tipId", burned ?
+		    "The attestation of this tip was burned by its holder." :
+		    "No attestation of this tip is indexed.");
+	}
+	snprintf(idt, sizeof(idt), "%" PRIu64, id);
+	o = json_object_new_object();
+	snprintf(t, sizeof(t), BRAND_CAPITAL " Gratitude Attestation #%s", idt);
+	json_object_object_add(o, "name", json_object_new_string(t));
+	json_object_object_add(o, "description", json_object_new_string(
+	    "A soulbound (non-transferable) attestation of an onchain tip of gratitude, minted to the "
+	    "wallet the tip reached. It records that the tip happened, not the tip's amount or note, "
+	    "and is no measure of quality."));
+	json_object_object_add(o, "image", image_new(idt));
+	snprintf(url, sizeof(url), "%s/b/0x%s", r->cfg->app_url, row[5]);
+	json_object_object_add(o, "external_url", json_object_new_string(url));
+	attrs = json_object_new_array();
+	json_object_array_add(attrs, attribute_new("Tip ID", json_object_new_string(idt), NULL));
+	json_object_array_add(attrs, attribute_new("Recipient Wallet", addr_json_new(row[0]), NULL));
+	if (row[3])
+		json_object_array_add(attrs, attribute_new("Agent ID", json_object_new_string(row[3]), NULL));
+	json_object_array_add(attrs, attribute_new(BRAND_UPPER " Burned",
+	    json_object_new_string(tokens_text(row[4], t, sizeof(t))), NULL));
+	json_object_array_add(attrs, attribute_new("Minted At",
+	    json_object_new_int64((int64_t)strtoull(row[1], NULL, 10)), "date"));
+	json_object_object_add(o, "attributes", attrs);
+	mysql_free_result(res);
+	return answer(w, o);
+}
+
+enum err
+h_handle_tips_check(struct req *r, struct resp *w)
+{
+	const struct value *h = req_val(r, "handle"), *c = req_val(r, "cursor");
+	uint64_t id;
+
+	if (c != NULL && gratitude_cursor_parse(c->text, c->len, h->hash, &id) < 0)
+		return resp_fail(w, ERR_INVALID_FIELD, "cursor",
+		    "The cursor is not one this service issued for this handle; start again without it.");
+	return ERR_NONE;
+}
+
+enum err
+h_handle_tips_get(struct req *r, struct resp *w)
+{
+	const struct value *h = req_val(r, "handle"), *c = req_val(r, "cursor");
+	uint64_t limit = req_val(r, "limit")->u, below = 0, last = 0;
+	char b[1024], total[24] = "0", priv[24] = "0", cur[GRATITUDE_CURSOR_MAX];
+	struct sql q = SQL_ON(b);
+	MYSQL_RES *res = NULL;
+	MYSQL_ROW row;
+	json_object *o, *items, *counts, *pg;
+	size_t n = 0;
+	bool more = false;
+	enum db_rc rc;
+
+	if (c != NULL && gratitude_cursor_parse(c->text, c->len, h->hash, &below) < 0)
+		return resp_fail(w, ERR_INVALID_FIELD, "cursor", NULL);  /* checked before payment */
+	sql_add(&q, "SELECT tips_received, private_received FROM handle_tip_stats WHERE chain_id = ? "
+	    "AND handle_hash = ?", SQL_U64(r->cfg->chain_id), SQL_BYTES(h->hash, 32));
+	if ((rc = db_query_pair(r->db, &q, total, priv, sizeof(total))) != DB_OK)
+		return db_fail(w, rc);
+	sql_reset(&q);
+	sql_add(&q, "SELECT " TIP_COLUMNS " FROM tips t WHERE t.chain_id = ? AND t.handle_hash = ?",
+	    SQL_U64(r->cfg->chain_id), SQL_BYTES(h->hash, 32));
+	if (c != NULL)
+		sql_add(&q, " AND t.tip_id < ?", SQL_U64(below));
+	sql_add(&q, " ORDER BY t.tip_id DESC LIMIT ?", SQL_U64(limit + 1));
+	if ((rc = db_query(r->db, &q, &res)) != DB_OK)
+		return db_fail(w, rc);
+	items = json_object_new_array();
+	while (res && (row = mysql_fetch_row(res)) != NULL) {
+		if (n == limit) {
+			more = true;
+			break;
+		}
+		json_object_array_add(items, tip_record(row));
+		last = strtoull(row[0], NULL, 10);
+		n++;
+	}
+	if (res)
+		mysql_free_result(res);
+	o = json_object_new_object();
+	json_object_object_add(o, "version", json_object_new_string(TIP_VERSION));
+	json_object_object_add(o, "handle", json_object_new_string(h->text));
+	counts = json_object_new_object();
+	json_object_object_add(counts, "tips", json_object_new_int64(total[0] ? strtoll(total, NULL, 10) : 0));
+	json_object_object_add(counts, "privateTips", json_object_new_int64(priv[0] ? strtoll(priv, NULL, 10) : 0));
+	json_object_object_add(o, "counts", counts);
+	json_object_object_add(o, "items", items);
+	pg = json_object_new_object();
+	json_object_object_add(pg, "limit", json_object_new_int64((int64_t)limit));
+	json_object_object_add(pg, "nextCursor", more && gratitude_cursor_format(h->hash, last, cur,
+	    sizeof(cur)) == 0 ? json_object_new_string(cur) : NULL);
+	json_object_object_add(pg, "hasMore", json_object_new_boolean(more));
+	json_object_object_add(o, "pagination", pg);
+	json_object_object_add(o, "interpretation", json_object_new_string(
+	    "The tips this handle received, newest first; follow pagination.nextCursor for older "
+	    "ones. Onchain tips prove the recorded wallets, amounts, time and burn only. A private "
+	    "tip is listed and counted without its amount or note."));
+	return answer(w, o);
+}
