@@ -23,11 +23,17 @@
  * so the tie-break by key needs no sort). Recipients rank by tips
  * received, tippers by tips sent, ties by key; never by amount. Amounts
  * are sums of public tips; counts include private tips.
+ *
+ * Each serving thread keeps its last board answer (one limit) for
+ * BOARD_TTL_MS: the board changes only when the indexer stores a range,
+ * and one second of staleness spares three statements per request under
+ * load. Answers larger than the cache are never cached.
  */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "addr.h"
 #include "brand.h"
@@ -40,6 +46,28 @@
 #include "banned.h"
 
 #define BOARD_VERSION "0.1"
+#define BOARD_TTL_MS 1000
+#define BOARD_CACHE_MAX (48 * 1024)
+
+struct board_cache {
+	bool valid;
+	uint64_t at_ms;
+	uint64_t chain, limit;
+	size_t len;
+	char body[BOARD_CACHE_MAX];
+};
+
+/* Each serving thread reuses its own answer (no lock, no sharing). */
+static _Thread_local struct board_cache cache;
+
+static uint64_t
+now_ms(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+}
 
 static json_object *
 str_or_null(const char *s)
@@ -69,7 +97,15 @@ h_board_get(struct req *r, struct resp *w)
 	MYSQL_ROW row;
 	json_object *o, *arr, *st;
 	enum err e;
+	uint64_t now = now_ms();
 
+	if (cache.valid && cache.chain == c && cache.limit == limit && now - cache.at_ms < BOARD_TTL_MS) {
+		w->status = 200;
+		w->content_type = "application/json";
+		buf_reset(&w->body);
+		return buf_add(&w->body, cache.body, cache.len) < 0 ? resp_fail(w, ERR_INTERNAL, NULL, NULL)
+		    : ERR_NONE;
+	}
 	o = json_object_new_object();
 	json_object_object_add(o, "version", json_object_new_string(BOARD_VERSION));
 
@@ -157,6 +193,15 @@ h_board_get(struct req *r, struct resp *w)
 	    "times are Unix seconds."));
 	e = resp_json(w, 200, o) < 0 ? resp_fail(w, ERR_INTERNAL, NULL, NULL) : ERR_NONE;
 	json_object_put(o);
+	cache.valid = false;
+	if (e == ERR_NONE && w->body.len <= sizeof(cache.body)) {
+		memcpy(cache.body, w->body.p, w->body.len);
+		cache.len = w->body.len;
+		cache.chain = c;
+		cache.limit = limit;
+		cache.at_ms = now;
+		cache.valid = true;
+	}
 	return e;
 unavailable:
 	json_object_put(o);
