@@ -113,11 +113,12 @@ account_slot_set(struct account_slot *slot, json_object *obj, const char *key, j
 enum db_rc
 accounts_fill_reviews(struct db *db, const struct config *cfg, json_object *arr)
 {
-	size_t n = json_object_array_length(arr), k = 0;
+	size_t n, k = 0;
 	struct account_slot *slots;
 	enum db_rc rc;
 
-	if (n == 0)
+	/* Out of memory, the array may be missing: the answer is a 500 anyway. */
+	if (!json_object_is_type(arr, json_type_array) || (n = json_object_array_length(arr)) == 0)
 		return DB_OK;
 	if (n > ACCOUNTS_FILL_MAX || (slots = calloc(n, sizeof(*slots))) == NULL)
 		return DB_ERROR;

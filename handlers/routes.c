@@ -175,12 +175,14 @@ records_accounts(struct db *db, const struct config *cfg, json_object *list, con
 	static const char *const roles[3][2] = {
 		{ "tipper", "recognizer" }, { "endpointPayTo", "endpoint" }, { "networkPayTo", "network" },
 	};
-	size_t n = json_object_array_length(list), k = 0;
+	size_t n, k = 0;
 	struct account_slot slots[3 * 100];
 	enum db_rc rc;
 
 	if ((rc = accounts_resolution(db, cfg, resolution)) != DB_OK)
 		return rc;
+	/* Out of memory, the list may be missing: the answer is a 500 anyway. */
+	n = json_object_is_type(list, json_type_array) ? json_object_array_length(list) : 0;
 	for (size_t i = 0; i < n && i < 100; i++) {
 		json_object *rec = json_object_array_get_idx(list, i), *acc, *arr;
 

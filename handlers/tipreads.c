@@ -129,7 +129,8 @@ h_receipt_get(struct req *r, struct resp *w)
 		json_object_array_add(tips, tip_record(row));
 	if (res)
 		mysql_free_result(res);
-	first = json_object_array_length(tips) ? json_object_get(json_object_array_get_idx(tips, 0)) : NULL;
+	first = json_object_is_type(tips, json_type_array) && json_object_array_length(tips) ?
+	    json_object_get(json_object_array_get_idx(tips, 0)) : NULL;
 	o = json_object_new_object();
 	json_object_object_add(o, "version", json_object_new_string(TIP_VERSION));
 	json_object_object_add(o, "txHash", json_object_new_string(hex_encode(tx->b32, 32, th)));

@@ -197,6 +197,12 @@ static const struct treq reqs[] = {
 	{ "GET site discover", "GET", "/api/site/x402/discover?limit=2", .check = SAME_STATUS },
 	{ "GET site route reviews", "GET", "/api/site/x402/routes/" RID "/reviews?limit=2",
 	    .check = SAME_STATUS },
+	{ "GET receipt", "GET", "/api/v1/receipts/" RID, .check = SAME_STATUS },
+	{ "GET attestation", "GET", "/api/v1/attestations/1", .check = SAME_STATUS },
+	{ "GET site link wallet", "GET", "/api/site/link/wallet?address="
+	    "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", .check = SAME_STATUS },
+	{ "GET site wallet endpoints", "GET", "/api/site/x402/wallet-endpoints?wallet="
+	    "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", .check = SAME_STATUS },
 	{ "GET /mcp description", "GET", "/mcp", .check = SAME_BYTES },
 	{ "GET retired feed", "GET", "/api/feed", .check = SAME_BYTES },
 	/* bad input */
