@@ -9,6 +9,8 @@
 // Emits N events in ceil(N/B) transactions of at most B events, sent back to back and then
 // awaited; a second run continues the series instead of repeating it.
 // Prints one JSON line: {emitter, fromBlock, toBlock, events, transactions}.
+// --malformed instead sends one emitMalformed() (a Tip topic0 with a topic missing) and prints
+// {emitter, blockNumber, txHash}.
 import {
   parseArgs,
   parseUint,
@@ -24,14 +26,16 @@ import {
   ANVIL_KEYS,
 } from './lib.mjs';
 
-const USAGE = 'usage: node chain/bench-tips.mjs --rpc URL --state FILE --events N [--batch B<=500]';
+const USAGE =
+  'usage: node chain/bench-tips.mjs --rpc URL --state FILE (--events N [--batch B<=500] | --malformed)';
 const args = parseArgs(
   process.argv.slice(2),
-  { rpc: 'string', state: 'string', events: 'string', batch: 'string' },
-  ['rpc', 'state', 'events'],
+  { rpc: 'string', state: 'string', events: 'string', batch: 'string', malformed: 'bool' },
+  ['rpc', 'state'],
   USAGE,
 );
-const total = Number(parseUint(args.events, '--events'));
+if (!args.malformed && args.events === undefined) die(`missing --events\n${USAGE}`);
+const total = args.malformed ? 0 : Number(parseUint(args.events, '--events'));
 const batch = args.batch === undefined ? 500 : Number(parseUint(args.batch, '--batch'));
 if (batch < 1 || batch > 500) die('--batch must be 1..500');
 
@@ -54,6 +58,13 @@ async function main() {
   const emitter = st.tipBenchEmitter;
   let next = BigInt(st.tipBenchNextIndex || 0);
 
+  if (args.malformed) {
+    const hash = await wallet.writeContract({ address: emitter, abi: art.abi, functionName: 'emitMalformed', args: [] });
+    const r = await waitReceipt(pc, hash);
+    if (r.status !== 'success') die(`emitMalformed reverted in tx ${hash}`, 1);
+    process.stdout.write(JSON.stringify({ emitter, blockNumber: Number(r.blockNumber), txHash: hash }) + '\n');
+    return;
+  }
   if (total === 0) {
     const bn = Number(await pc.getBlockNumber());
     process.stdout.write(JSON.stringify({ emitter, fromBlock: bn + 1, toBlock: bn, events: 0, transactions: 0 }) + '\n');

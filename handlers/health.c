@@ -70,6 +70,20 @@ read_indexer(struct req *r)
 	}
 	if (res)
 		mysql_free_result(res);
+	if (!cache.ix_row || cache.ix_error[0] != '\0')
+		return DB_OK;
+	/* The indexer's other sources (tips, attestation, registry) fail alone too. */
+	sql_reset(&q);
+	sql_add(&q, "SELECT last_error FROM indexer_checkpoints WHERE chain_id = ? AND contract <> ? "
+	    "AND last_error IS NOT NULL ORDER BY last_error_at DESC LIMIT 1", SQL_U64(r->cfg->chain_id),
+	    SQL_BYTES(r->cfg->companion_address.b, ADDR_LEN));
+	res = NULL;
+	if ((rc = db_query(r->db, &q, &res)) != DB_OK)
+		return rc;
+	if (res && (row = mysql_fetch_row(res)) != NULL && row[0] != NULL)
+		snprintf(cache.ix_error, sizeof(cache.ix_error), "%s", row[0]);
+	if (res)
+		mysql_free_result(res);
 	return DB_OK;
 }
 

@@ -11,7 +11,8 @@
  * walks back through the block hashes it recorded to the fork point and
  * removes what lies above. The sources take turns, one range each.
  * RPC or database failures are recorded for /health and retried with
- * exponential backoff.
+ * exponential backoff, each source on its own (one stuck source does
+ * not hold the others back).
  *
  * Usage: waymark-indexer [-c config] [-x]
  *   -x  exit once caught up with the safe head, printing throughput
@@ -58,6 +59,8 @@ struct source {
 	size_t ntopics;
 	char contract_text[43];
 	uint64_t range;
+	uint64_t backoff;          /* ms before the next try after a failure */
+	double retry_at;           /* monotonic seconds; 0: due now */
 };
 
 struct ix {
@@ -427,6 +430,7 @@ add_source(struct ix *x, enum src_kind kind, const char *name, const struct addr
 	src->kind = kind;
 	src->name = name;
 	src->range = x->cfg->indexer_block_range;
+	src->backoff = BACKOFF_MIN_MS;
 	addr_format_lower(a, src->contract_text);
 	src->st = (struct store){ .db = &x->db, .chain_id = x->cfg->chain_id, .start_block = start };
 	memcpy(src->st.contract_hex, src->contract_text + 2, 41);
@@ -448,7 +452,7 @@ main(int argc, char **argv)
 	struct sigaction sa;
 	char err[512], addr[43];
 	bool exit_at_head = false;
-	uint64_t backoff = BACKOFF_MIN_MS, safe = 0;
+	uint64_t safe = 0;
 	double t0;
 	int opt;
 
@@ -497,35 +501,53 @@ main(int argc, char **argv)
 	}
 	t0 = now_s();
 	while (!stopping) {
-		bool failed = false, idle = true;
+		bool idle = true, waiting = false;
+		double now = now_s(), wake = now + (double)cfg.indexer_poll_ms / 1000;
 
-		/* The sources take turns: one range (or one reorg repair) each. */
+		/*
+		 * The sources take turns: one range (or one reorg repair) each.
+		 * A failing source backs off on its own, so the others go on.
+		 */
 		for (size_t i = 0; i < x.nsrc && !stopping; i++) {
+			struct source *src = &x.src[i];
+			char msg[sizeof(x.err) + 32];
 			int r;
 
-			x.cur = &x.src[i];
+			if (src->retry_at > now) {
+				waiting = true;
+				if (src->retry_at < wake)
+					wake = src->retry_at;
+				continue;
+			}
+			x.cur = src;
 			r = step(&x, &safe);
 			if (r < 0) {
-				fprintf(stderr, "waymark-indexer: %s: %s\n", x.cur->name, x.err);
-				if (store_note_error(&x.cur->st, x.err) != DB_OK)
+				fprintf(stderr, "waymark-indexer: %s: %s (retrying in %" PRIu64 " ms)\n", src->name,
+				    x.err, src->backoff);
+				/* /health shows one error: a tip source's says which it is. */
+				snprintf(msg, sizeof(msg), "%s%s%s", src->kind == SRC_ROUTED ? "" : src->name,
+				    src->kind == SRC_ROUTED ? "" : ": ", x.err);
+				if (store_note_error(&src->st, msg) != DB_OK)
 					db_close(&x.db);
-				failed = true;
+				src->retry_at = now_s() + (double)src->backoff / 1000;
+				src->backoff = src->backoff * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS : src->backoff * 2;
+				waiting = true;
+				if (src->retry_at < wake)
+					wake = src->retry_at;
+				continue;
 			}
+			src->backoff = BACKOFF_MIN_MS;
+			src->retry_at = 0;
 			if (r != 1)
 				idle = false;
 		}
-		if (failed) {
-			fprintf(stderr, "waymark-indexer: retrying in %" PRIu64 " ms\n", backoff);
-			sleep_ms(backoff);
-			backoff = backoff * 2 > BACKOFF_MAX_MS ? BACKOFF_MAX_MS : backoff * 2;
+		if (!idle)
 			continue;
-		}
-		backoff = BACKOFF_MIN_MS;
-		if (idle) {
-			if (exit_at_head)
-				break;
-			sleep_ms(cfg.indexer_poll_ms);
-		}
+		if (exit_at_head && !waiting)
+			break;
+		now = now_s();
+		if (wake > now)
+			sleep_ms((uint64_t)((wake - now) * 1000) + 1);
 	}
 	if (exit_at_head) {
 		double dt = now_s() - t0;

@@ -22,9 +22,10 @@ code=$(curl -s -o /dev/null -w '%{http_code}' -H 'Content-Type: application/json
 	--data-binary '{"requests":[{"method":"GET","path":"/health"}]}' "$URL/api/v1/workflows/cost-preview")
 is "$code" 200 "the API keeps answering"
 # Three retries take 0.5 + 1 s: wait for them (10 s at most), not for a fixed time.
-retries() { grep -c 'retrying in [0-9]* ms' "$WAYMARK_VAR/log/indexer.log"; }
+# Each source (routed, tips, ...) backs off on its own: read the routed one's.
+retries() { grep -c 'routed: .*retrying in [0-9]* ms' "$WAYMARK_VAR/log/indexer.log"; }
 n=0; until [ "$(retries)" -ge 3 ] || [ $n -ge 100 ]; do n=$((n + 1)); sleep 0.1; done
-waits=$(grep -o 'retrying in [0-9]* ms' "$WAYMARK_VAR/log/indexer.log" | awk '{print $3}' | tr '\n' ' ')
+waits=$(grep 'routed: ' "$WAYMARK_VAR/log/indexer.log" | grep -o 'retrying in [0-9]* ms' | awk '{print $3}' | tr '\n' ' ')
 like "$waits" '^500 1000 2000' "the retries back off: $waits"
 ok $(pgrep -P "$(cat "$WAYMARK_VAR/run/indexer.pid")" >/dev/null && echo 0 || echo 1) "the indexer process stays up"
 

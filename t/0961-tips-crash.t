@@ -3,7 +3,8 @@
 # events (all ten kinds, chain/contracts/TipBenchEmitter.sol), twice;
 # multiwatch starts it again and it resumes from its checkpoints: the same
 # rows as the chain's logs, none twice, none missing, and every derived
-# table equal to a recomputation from them.
+# table equal to a recomputation from them. Then a malformed log stops the
+# tips source alone: /health says so, routed recognitions go on.
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/chain.sh"
 export WAYMARK_SEED=0 WAYMARK_CONFIRMATIONS=0
@@ -50,4 +51,18 @@ is "$(sql "SELECT GROUP_CONCAT(CONCAT(event, ':', n) ORDER BY event) FROM (SELEC
 is "$(sql "SELECT GROUP_CONCAT(CONCAT(status, ':', n) ORDER BY status) FROM (SELECT status, COUNT(*) n FROM tips GROUP BY status) x")" \
 	"pushed:3000,claimed:1000,refunded:1000" "5,000 tips: 3,000 pushed, 1,000 claimed, 1,000 refunded"
 is "$(tips_diff)" "" "every derived table equals a recomputation from the events (and no private amount is kept)"
+
+# A log with Tip's topic0 and a topic missing: the tips source stops before
+# it and says why; the companion's source goes on.
+bad=$(node "$top/chain/bench-tips.mjs" --rpc "$RPC" --state "$STATE" --malformed)
+bb=$(jq -r .blockNumber <<<"$bad")
+one=$(send --from-key $KEY7 --route $ROUTE_1 --endpoint $PAY_A --endpoint-usdc 5)
+n=0; until [ "$(sql "SELECT COUNT(*) FROM routed_boons")" = 1 ] || [ $n -ge 100 ]; do n=$((n + 1)); sleep 0.1; done
+is "$(sql "SELECT COUNT(*) FROM routed_boons")" 1 "a routed recognition after the malformed log is indexed"
+n=0; until [ "$(curl -s "$URL/health" | jq -r .indexer.status)" = retrying ] || [ $n -ge 100 ]; do n=$((n + 1)); sleep 0.1; done
+h=$(curl -s "$URL/health")
+is "$(jq -r .indexer.status <<<"$h")" retrying "/health: the indexer is retrying"
+like "$(jq -r .indexer.lastError <<<"$h")" '^tips: .*Tip has 3 topics' "/health names the tips source and the broken log"
+is "$(tips_cp)" "$((bb - 1))" "the tips checkpoint stays just below the malformed log's block"
+is "$(sql "SELECT COUNT(*) FROM tip_events")" 10000 "nothing of the malformed log is stored"
 done_testing

@@ -70,6 +70,15 @@ contract TipBenchEmitter {
         }
     }
 
+    /// One log with Tip's topic0 and a topic missing, as a broken contract could emit: an
+    /// indexer must refuse it (and stop that contract's source there) rather than guess.
+    function emitMalformed() external {
+        bytes32 t = Tip.selector;
+        assembly {
+            log3(0, 0, t, 1, 2)
+        }
+    }
+
     function _emitOne(uint256 idx) internal {
         uint256 g = idx / 10;
         uint256 k = idx % 10;
