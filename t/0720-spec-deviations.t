@@ -15,7 +15,7 @@ cport=$((WAYMARK_TEST_PORT_BASE + 26))
 export WAYMARK_CATALOG_URL=http://127.0.0.1:$cport
 node "$top/t/tools/catalog-fixture.mjs" "$cport" 4 > "$http_tmp/fixture.out" &
 cpid=$!
-n=0; until grep -q ready "$http_tmp/fixture.out" 2>/dev/null || [ $n -ge 100 ]; do n=$((n + 1)); sleep 0.1; done
+n=0; until grep -q ready "$http_tmp/fixture.out" 2>/dev/null || [ $n -ge 600 ]; do n=$((n + 1)); sleep 0.1; done
 chain_stack deviations 25
 ok $? "a stack with a local chain starts"
 trap 'kill $cpid 2>/dev/null; rm -rf "$http_tmp"; "$top/tools/stack" stop >/dev/null 2>&1' EXIT
