@@ -4,7 +4,8 @@
 # pending link (intent and its digest, recomputed here as SHA-256 of the
 # intent's JCS form), the member reads and confirms it with the identical
 # digest, either of them revokes it; the controller cannot be revoked; a
-# wallet is active in one profile only; an intent past five minutes is
+# wallet is active in one profile only; a proof for one profile does not
+# open another; an intent past five minutes is
 # refused; eight wallets fill a profile and the ninth is refused; twenty
 # members confirming at once leave exactly eight active wallets; an
 # ERC-1271 wallet is a member, and with the RPC stopped its confirmation
@@ -96,6 +97,18 @@ prepare "$S" "$pid2" "$MA"
 is "$status,$(jqr .error)" "409,wallet_already_linked" "another profile cannot link the active member: 409"
 prepare "$S" "$pid2" "$CA"
 is "$status,$(jqr .error)" "409,wallet_already_linked" "nor another profile's controller"
+
+# ---- a proof for one profile presented to another: the URI names the profile
+req GET "$P/$pid2"
+ch=$(header payment-required)
+proof=$(node "$tools/siwx.mjs" sign --key "$S" --url "$URL$P/$pid2" --challenge "$ch")
+req GET "$P/$pid" -H "SIGN-IN-WITH-X: $proof"
+is "$status,$(jqr .error)" "402,siwx_wrong_uri" "a proof for one profile presented to another: 402 siwx_wrong_uri"
+like "$(header payment-required)" '.' "with a fresh challenge"
+req GET "$P/$pid2" -H "SIGN-IN-WITH-X: $proof"
+is "$status,$(jqr .profileId)" "200,$pid2" "the refused proof was not consumed: it still opens its own profile"
+req GET "$P/$pid2" -H "SIGN-IN-WITH-X: $proof"
+is "$status,$(jqr .error)" "402,siwx_replayed" "and only once"
 
 # ---- expiry: the five minutes pass (the row's clock moved back)
 prepare "$C" "$pid" "$(adr 3)"; l3=$(jqr .linkId); d3=$(jqr .intentDigest)
