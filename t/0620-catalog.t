@@ -19,6 +19,9 @@ sql() { mariadb --defaults-file="$WAYMARK_VAR/my.cnf" -uroot -N -B waymark -e "$
 fixture() { # fixture COUNT PORT: (re)start the fixture with COUNT good items on PORT
 	[ -n "$fixture_pid" ] && kill "$fixture_pid" 2>/dev/null && wait "$fixture_pid" 2>/dev/null
 	export WAYMARK_CATALOG_URL=http://127.0.0.1:$2
+	# emptied here, not by the background redirect: the wait below must not
+	# find the previous fixture's "ready" before the new node has started
+	: > "$WAYMARK_VAR/fixture.out"
 	node "$top/t/tools/catalog-fixture.mjs" "$2" "$1" > "$WAYMARK_VAR/fixture.out" 2>"$WAYMARK_VAR/fixture.err" &
 	fixture_pid=$!
 	# up to 60 s: node starts slowly on a loaded machine (20 s was seen to be short)

@@ -95,6 +95,7 @@ refused "$good" 409 receipt_authority_not_observed review.routeId \
 
 # ---- the endpoint lists the route in the x402 catalog with its signed offer
 kill $cpid; wait $cpid 2>/dev/null
+: > "$http_tmp/fixture.out" # not left to the background redirect: the old "ready" must be gone first
 node "$tools/catalog-fixture.mjs" "$cport" 4 offers --listing $RURL $KEY0 > "$http_tmp/fixture.out" &
 cpid=$!
 n=0; until grep -q ready "$http_tmp/fixture.out" 2>/dev/null || [ $n -ge 600 ]; do n=$((n + 1)); sleep 0.1; done

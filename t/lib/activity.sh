@@ -35,6 +35,7 @@ activity_stack() {
 	export WAYMARK_SEED=0 WAYMARK_CONFIRMATIONS=${WAYMARK_CONFIRMATIONS:-0}
 	export WAYMARK_FACILITATOR_URL=http://127.0.0.1:$fport WAYMARK_PAY_TO=$ADDR0
 	export WAYMARK_CATALOG_URL=http://127.0.0.1:$cport
+	: > "$http_tmp/fixture.out"
 	# shellcheck disable=SC2086
 	node "$tools/catalog-fixture.mjs" "$cport" 0 --listing "$RURL" "$KEY0" ${ACTIVITY_LISTINGS:-} --only \
 		> "$http_tmp/fixture.out" &
