@@ -6,6 +6,12 @@
  * every derived row whose key the range touched, all in one transaction.
  * A rollback deletes the contract's events above the fork and recomputes
  * the same way, so derived rows never depend on the order events came in.
+ *
+ * Every read of tip_events and tips names its index (FORCE INDEX): inside
+ * the range's transaction the tables' statistics still describe them as
+ * they were before its thousands of inserts (empty on a first backfill),
+ * and the optimizer then scans a chain's whole prefix for every row,
+ * turning a 20,000-event range into hundreds of millions of reads.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -20,6 +26,12 @@
 
 #define SQL_MAX (64u * 1024 * 1024)
 #define ROWS_PER_INSERT 1000
+/*
+ * Keys per IN list. Longer lists are turned by MariaDB into a joined
+ * table of values (in_predicate_conversion_threshold, 1000), planned as a
+ * scan of the chain's whole prefix: refreshes go in slices of this size.
+ */
+#define KEYS_PER_STATEMENT 500
 #define KEY_LEN 80          /* hex of 32 bytes, or a decimal agent id / tip id */
 
 /* Amounts burned by the tipper (docs/PROTOCOL.md, Tips). */
@@ -97,6 +109,13 @@ keys_free(struct keys *k)
 	memset(k, 0, sizeof(*k));
 }
 
+/* The keys of k from i on, at most KEYS_PER_STATEMENT of them (a view: never freed). */
+static struct keys
+keys_slice(const struct keys *k, size_t i)
+{
+	return (struct keys){ .v = k->v + i, .n = k->n - i < KEYS_PER_STATEMENT ? k->n - i : KEYS_PER_STATEMENT };
+}
+
 enum key_type { K_HEX, K_U64, K_TEXT };
 
 /* "?,?,..." with each key as bytes, a number or text. */
@@ -145,6 +164,21 @@ touched_free(struct touched *t)
 	keys_free(&t->wallets);
 }
 
+/* f over k in slices of KEYS_PER_STATEMENT keys. */
+static enum db_rc
+each_slice(struct store *s, struct sql *q, const struct keys *k,
+    enum db_rc (*f)(struct store *, struct sql *, const struct keys *))
+{
+	enum db_rc rc = DB_OK;
+
+	for (size_t i = 0; i < k->n && rc == DB_OK; i += KEYS_PER_STATEMENT) {
+		struct keys slice = keys_slice(k, i);
+
+		rc = f(s, q, &slice);
+	}
+	return rc;
+}
+
 /* Handle hashes, tippers and recipients of the tips t->tips, as they are now. */
 static enum db_rc
 collect_tip_keys(struct store *s, struct sql *q, struct touched *t)
@@ -153,25 +187,28 @@ collect_tip_keys(struct store *s, struct sql *q, struct touched *t)
 	MYSQL_ROW row;
 	enum db_rc rc;
 
-	if (t->tips.n == 0)
-		return DB_OK;
-	sql_reset(q);
-	sql_add(q, "SELECT LOWER(HEX(handle_hash)), LOWER(HEX(tipper)), LOWER(HEX(recipient)) FROM tips "
-	    "WHERE chain_id = ? AND tip_id IN (", SQL_U64(s->chain_id));
-	add_list(q, &t->tips, K_U64);
-	sql_add(q, ")");
-	if ((rc = db_query(s->db, q, &res)) != DB_OK)
-		return rc;
-	while (res && (row = mysql_fetch_row(res)) != NULL) {
-		if (row[0])
-			keys_add(&t->handles, row[0]);
-		if (row[1])
-			keys_add(&t->wallets, row[1]);
-		if (row[2])
-			keys_add(&t->wallets, row[2]);
+	for (size_t i = 0; i < t->tips.n; i += KEYS_PER_STATEMENT) {
+		struct keys slice = keys_slice(&t->tips, i);
+
+		sql_reset(q);
+		sql_add(q, "SELECT LOWER(HEX(handle_hash)), LOWER(HEX(tipper)), LOWER(HEX(recipient)) "
+		    "FROM tips FORCE INDEX (PRIMARY) WHERE chain_id = ? AND tip_id IN (", SQL_U64(s->chain_id));
+		add_list(q, &slice, K_U64);
+		sql_add(q, ")");
+		if ((rc = db_query(s->db, q, &res)) != DB_OK)
+			return rc;
+		while (res && (row = mysql_fetch_row(res)) != NULL) {
+			if (row[0])
+				keys_add(&t->handles, row[0]);
+			if (row[1])
+				keys_add(&t->wallets, row[1]);
+			if (row[2])
+				keys_add(&t->wallets, row[2]);
+		}
+		if (res)
+			mysql_free_result(res);
+		res = NULL;
 	}
-	if (res)
-		mysql_free_result(res);
 	return t->handles.oom || t->wallets.oom ? DB_ERROR : DB_OK;
 }
 
@@ -207,13 +244,13 @@ refresh_tips(struct store *s, struct sql *q, const struct keys *tips)
 	    "c.event IN ('PrivateTip', 'PrivateTipEscrowed') AS priv, c.handle_hash, c.display_handle, "
 	    "c.actor, CASE s.event WHEN 'EscrowedClaimed' THEN s.wallet WHEN 'EscrowedRefunded' THEN NULL "
 	    "ELSE c.wallet END AS recipient, c.usdc_amount, c.note, c.private_commitment, "
-	    "COALESCE(c.mint_attestation, EXISTS(SELECT 1 FROM tip_events a WHERE a.chain_id = c.chain_id "
+	    "COALESCE(c.mint_attestation, EXISTS(SELECT 1 FROM tip_events a FORCE INDEX (by_tip) WHERE a.chain_id = c.chain_id "
 	    "AND a.tip_id = c.tip_id AND a.event = 'AttestationMinted')) AS mint, "
 	    "CASE s.event WHEN 'EscrowedClaimed' THEN 'claimed' WHEN 'EscrowedRefunded' THEN 'refunded' "
 	    "ELSE IF(c.event IN ('TipEscrowed', 'PrivateTipEscrowed'), 'escrowed', 'pushed') END AS status, "
 	    "c.tx_hash, c.log_index, c.block_number, c.block_time, s.tx_hash AS s_tx, "
 	    "s.log_index AS s_li, s.block_number AS s_bn, s.block_time AS s_bt "
-	    "FROM tip_events c LEFT JOIN tip_events s ON s.chain_id = c.chain_id AND s.tip_id = c.tip_id "
+	    "FROM tip_events c FORCE INDEX (by_tip) LEFT JOIN tip_events s FORCE INDEX (by_tip) ON s.chain_id = c.chain_id AND s.tip_id = c.tip_id "
 	    "AND s.event IN ('EscrowedClaimed', 'EscrowedRefunded') "
 	    "WHERE c.chain_id = ? AND c.event IN ('Tip', 'TipEscrowed', 'TipAgent', 'PrivateTip', "
 	    "'PrivateTipEscrowed') AND c.tip_id IN (", SQL_DEC(PRIVATE_TIP_BURN), SQL_DEC(ATTESTATION_BURN),
@@ -240,8 +277,8 @@ refresh_attestations(struct store *s, struct sql *q, const struct keys *tips)
 	sql_add(q, "INSERT INTO tip_attestations (chain_id, tip_id, contract, recipient, handle_hash, "
 	    "tx_hash, log_index, block_number, minted_at, burned, burned_at) "
 	    "SELECT m.chain_id, m.tip_id, m.contract, m.wallet, m.handle_hash, m.tx_hash, m.log_index, "
-	    "m.block_number, m.block_time, b.tip_id IS NOT NULL, b.block_time FROM tip_events m "
-	    "LEFT JOIN tip_events b ON b.chain_id = m.chain_id AND b.tip_id = m.tip_id "
+	    "m.block_number, m.block_time, b.tip_id IS NOT NULL, b.block_time FROM tip_events m FORCE INDEX (by_tip) "
+	    "LEFT JOIN tip_events b FORCE INDEX (by_tip) ON b.chain_id = m.chain_id AND b.tip_id = m.tip_id "
 	    "AND b.event = 'AttestationBurned' "
 	    "WHERE m.chain_id = ? AND m.event = 'AttestationMinted' AND m.tip_id IN (", SQL_U64(s->chain_id));
 	add_list(q, tips, K_U64);
@@ -276,7 +313,7 @@ refresh_handles(struct store *s, struct sql *q, const struct keys *handles)
 	    "IFNULL(SUM(IF(status = 'escrowed', usdc_amount, 0)), 0), "
 	    "IFNULL(SUM(IF(status = 'claimed', usdc_amount, 0)), 0), "
 	    "IFNULL(SUM(IF(status = 'refunded', usdc_amount, 0)), 0), "
-	    "MIN(block_time), MAX(block_time), MAX(tip_id) FROM tips "
+	    "MIN(block_time), MAX(block_time), MAX(tip_id) FROM tips FORCE INDEX (by_handle) "
 	    "WHERE chain_id = ? AND handle_hash IN (", SQL_U64(s->chain_id));
 	add_list(q, handles, K_HEX);
 	sql_add(q, ") GROUP BY chain_id, handle_hash");
@@ -304,10 +341,10 @@ refresh_wallets(struct store *s, struct sql *q, const struct keys *wallets)
 	    "SELECT tipper AS w, 1 AS sent, is_private AS priv, handle_hash AS hh, "
 	    "IF(status <> 'refunded', usdc_amount, 0) AS s_usdc, "
 	    "IF(status = 'refunded', usdc_amount, 0) AS r_usdc, block_time AS t, 0 AS paid, "
-	    "CAST(NULL AS DECIMAL(65,0)) AS p_usdc FROM tips WHERE chain_id = ? AND tipper IN (",
+	    "CAST(NULL AS DECIMAL(65,0)) AS p_usdc FROM tips FORCE INDEX (by_tipper) WHERE chain_id = ? AND tipper IN (",
 	    SQL_U64(s->chain_id), SQL_U64(s->chain_id));
 	add_list(q, wallets, K_HEX);
-	sql_add(q, ") UNION ALL SELECT recipient, 0, 0, NULL, NULL, NULL, NULL, 1, usdc_amount FROM tips "
+	sql_add(q, ") UNION ALL SELECT recipient, 0, 0, NULL, NULL, NULL, NULL, 1, usdc_amount FROM tips FORCE INDEX (by_recipient) "
 	    "WHERE chain_id = ? AND recipient IN (", SQL_U64(s->chain_id));
 	add_list(q, wallets, K_HEX);
 	sql_add(q, ")) x GROUP BY w");
@@ -335,7 +372,7 @@ refresh_links(struct store *s, struct sql *q, const struct keys *links)
 	    "MIN(block_time) OVER (PARTITION BY handle_hash) AS f, "
 	    "SUM(event = 'Relinked') OVER (PARTITION BY handle_hash) AS r, "
 	    "ROW_NUMBER() OVER (PARTITION BY handle_hash ORDER BY block_number DESC, log_index DESC) AS n "
-	    "FROM tip_events WHERE chain_id = ? AND event IN ('Linked', 'Relinked') AND handle_hash IN (",
+	    "FROM tip_events FORCE INDEX (by_handle) WHERE chain_id = ? AND event IN ('Linked', 'Relinked') AND handle_hash IN (",
 	    SQL_U64(s->chain_id));
 	add_list(q, links, K_HEX);
 	sql_add(q, ")) x WHERE n = 1");
@@ -367,19 +404,19 @@ refresh_agents(struct store *s, struct sql *q, const struct keys *agents)
 	    "registered_tx_hash, registered_block_number, registered_at, updated_block_number, updated_at) "
 	    "SELECT chain_id, agent_id, contract, owner, aw, IFNULL(aw, owner), tx_hash, block_number, "
 	    "block_time, ub, ut FROM (SELECT r.chain_id, r.agent_id, r.contract, r.tx_hash, r.block_number, "
-	    "r.block_time, (SELECT IF(o.event = 'AgentRegistered', o.actor, o.wallet) FROM tip_events o "
+	    "r.block_time, (SELECT IF(o.event = 'AgentRegistered', o.actor, o.wallet) FROM tip_events o FORCE INDEX (by_agent) "
 	    "WHERE o.chain_id = r.chain_id AND o.agent_id = r.agent_id "
 	    "AND o.event IN ('AgentRegistered', 'AgentTransfer') "
 	    "ORDER BY o.block_number DESC, o.log_index DESC LIMIT 1) AS owner, "
-	    "(SELECT IF(w.event = 'AgentTransfer', NULL, w.wallet) FROM tip_events w "
+	    "(SELECT IF(w.event = 'AgentTransfer', NULL, w.wallet) FROM tip_events w FORCE INDEX (by_agent) "
 	    "WHERE w.chain_id = r.chain_id AND w.agent_id = r.agent_id "
 	    "AND (w.event IN ('AgentRegistered', 'AgentWalletSet') OR (w.event = 'AgentTransfer' "
 	    "AND w.actor <> ?)) ORDER BY w.block_number DESC, w.log_index DESC LIMIT 1) AS aw, "
-	    "(SELECT MAX(u.block_number) FROM tip_events u WHERE u.chain_id = r.chain_id "
+	    "(SELECT MAX(u.block_number) FROM tip_events u FORCE INDEX (by_agent) WHERE u.chain_id = r.chain_id "
 	    "AND u.agent_id = r.agent_id AND u.event LIKE 'Agent%') AS ub, "
-	    "(SELECT MAX(u.block_time) FROM tip_events u WHERE u.chain_id = r.chain_id "
+	    "(SELECT MAX(u.block_time) FROM tip_events u FORCE INDEX (by_agent) WHERE u.chain_id = r.chain_id "
 	    "AND u.agent_id = r.agent_id AND u.event LIKE 'Agent%') AS ut "
-	    "FROM tip_events r WHERE r.chain_id = ? AND r.event = 'AgentRegistered' AND r.agent_id IN (",
+	    "FROM tip_events r FORCE INDEX (by_agent) WHERE r.chain_id = ? AND r.event = 'AgentRegistered' AND r.agent_id IN (",
 	    SQL_BYTES(zero, 20), SQL_U64(s->chain_id));
 	add_list(q, agents, K_TEXT);
 	sql_add(q, ")) x WHERE owner IS NOT NULL");
@@ -422,16 +459,16 @@ refresh(struct store *s, struct sql *q, struct touched *t)
 	if (t->tips.oom || t->links.oom || t->agents.oom)
 		return DB_ERROR;
 	if ((rc = collect_tip_keys(s, q, t)) != DB_OK ||       /* before */
-	    (rc = refresh_tips(s, q, &t->tips)) != DB_OK ||
-	    (rc = refresh_attestations(s, q, &t->tips)) != DB_OK ||
+	    (rc = each_slice(s, q, &t->tips, refresh_tips)) != DB_OK ||
+	    (rc = each_slice(s, q, &t->tips, refresh_attestations)) != DB_OK ||
 	    (rc = collect_tip_keys(s, q, t)) != DB_OK)          /* after */
 		return rc;
 	keys_uniq(&t->handles);
 	keys_uniq(&t->wallets);
-	if ((rc = refresh_handles(s, q, &t->handles)) != DB_OK ||
-	    (rc = refresh_wallets(s, q, &t->wallets)) != DB_OK ||
-	    (rc = refresh_links(s, q, &t->links)) != DB_OK ||
-	    (rc = refresh_agents(s, q, &t->agents)) != DB_OK)
+	if ((rc = each_slice(s, q, &t->handles, refresh_handles)) != DB_OK ||
+	    (rc = each_slice(s, q, &t->wallets, refresh_wallets)) != DB_OK ||
+	    (rc = each_slice(s, q, &t->links, refresh_links)) != DB_OK ||
+	    (rc = each_slice(s, q, &t->agents, refresh_agents)) != DB_OK)
 		return rc;
 	return refresh_chain(s, q);
 }
@@ -462,11 +499,13 @@ private_settlements(struct store *s, struct sql *q, const struct tipevent *ev, s
 		if (ev[i].kind == TIPEV_ESCROWED_CLAIMED || ev[i].kind == TIPEV_ESCROWED_REFUNDED)
 			keys_u64(&ask, ev[i].tip_id);
 	}
-	if (ask.n > 0) {
+	for (size_t i = 0; i < ask.n && rc == DB_OK; i += KEYS_PER_STATEMENT) {
+		struct keys slice = keys_slice(&ask, i);
+
 		sql_reset(q);
-		sql_add(q, "SELECT tip_id FROM tip_events WHERE chain_id = ? AND event IN ('PrivateTip', "
-		    "'PrivateTipEscrowed') AND tip_id IN (", SQL_U64(s->chain_id));
-		add_list(q, &ask, K_U64);
+		sql_add(q, "SELECT tip_id FROM tip_events FORCE INDEX (by_tip) WHERE chain_id = ? "
+		    "AND event IN ('PrivateTip', 'PrivateTipEscrowed') AND tip_id IN (", SQL_U64(s->chain_id));
+		add_list(q, &slice, K_U64);
 		sql_add(q, ")");
 		if ((rc = db_query(s->db, q, &res)) == DB_OK) {
 			while (res && (row = mysql_fetch_row(res)) != NULL)
@@ -475,6 +514,7 @@ private_settlements(struct store *s, struct sql *q, const struct tipevent *ev, s
 		}
 		if (res)
 			mysql_free_result(res);
+		res = NULL;
 	}
 	keys_free(&ask);
 	if (rc == DB_OK && out->oom)
@@ -483,16 +523,14 @@ private_settlements(struct store *s, struct sql *q, const struct tipevent *ev, s
 	return rc;
 }
 
+/* Whether the set k (sorted by keys_uniq) holds v. */
 static bool
 keys_has(const struct keys *k, uint64_t v)
 {
 	char d[24];
 
 	snprintf(d, sizeof(d), "%" PRIu64, v);
-	for (size_t i = 0; i < k->n; i++)
-		if (strcmp(k->v[i], d) == 0)
-			return true;
-	return false;
+	return k->n > 0 && bsearch(d, k->v, k->n, sizeof(k->v[0]), key_cmp) != NULL;
 }
 
 struct trange {
