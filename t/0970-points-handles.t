@@ -224,4 +224,21 @@ is "$(grep -c -e 777777 -e 666666 -e 'secret thanks' <<<"$all_bodies")" 0 \
 is "$(sql "SELECT COUNT(*) FROM tips WHERE is_private = 1 AND (usdc_amount IS NOT NULL OR note IS NOT NULL)")" 0 \
 	"the index holds no private amount or note either"
 
+# ---- the board with board_ttl_ms 0 (tools/stack's test setting): no thread answers from a cache
+boards() { # boards N: N board reads over one connection, one summary line each
+	local args=() i
+	for i in $(seq "$1"); do args+=("$URL/api/v1/board"); done
+	curl -s "${args[@]}" | jq -c '[.stats.tipCount, .stats.attestations, ([.recipients[].id] | index("github:fresh") != null)]'
+}
+before=$(boards 20 | sort -u)
+is "$(wc -l <<<"$before")" 1 "twenty board reads agree: $before"
+n0=$(jq '.[0]' <<<"$before"); a0=$(jq '.[1]' <<<"$before")
+sql "UPDATE tip_chain_stats SET attestations = attestations + 1000"
+is "$(boards 20 | sort -u)" "[$n0,$((a0 + 1000)),false]" \
+	"right after the chain row changes, every one of twenty board reads shows it (none is a cached answer)"
+t tip --from-key "$A" --handle github:fresh >/dev/null
+wait_indexed "$last"; ok $? "a new tip is indexed"
+is "$(boards 20 | sort -u)" "[$((n0 + 1)),$a0,true]" \
+	"once it is indexed, every board read shows the new tip and recipient (and the chain row the indexer recomputed)"
+
 done_testing
