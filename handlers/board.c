@@ -25,9 +25,10 @@
  * are sums of public tips; counts include private tips.
  *
  * Each serving thread keeps its last board answer (one limit) for
- * BOARD_TTL_MS: the board changes only when the indexer stores a range,
- * and one second of staleness spares three statements per request under
- * load. Answers larger than the cache are never cached.
+ * board_ttl_ms (configuration, default 1000; 0: no cache): the board
+ * changes only when the indexer stores a range, and one second of
+ * staleness spares three statements per request under load. Answers
+ * larger than the cache are never cached.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -46,7 +47,6 @@
 #include "banned.h"
 
 #define BOARD_VERSION "0.1"
-#define BOARD_TTL_MS 1000
 #define BOARD_CACHE_MAX (48 * 1024)
 
 struct board_cache {
@@ -90,7 +90,7 @@ amount(const char *s)
 enum err
 h_board_get(struct req *r, struct resp *w)
 {
-	uint64_t limit = req_val(r, "limit")->u, c = r->cfg->chain_id;
+	uint64_t limit = req_val(r, "limit")->u, c = r->cfg->chain_id, ttl = r->cfg->board_ttl_ms;
 	char b[1500];
 	struct sql q = SQL_ON(b);
 	MYSQL_RES *res = NULL;
@@ -99,7 +99,7 @@ h_board_get(struct req *r, struct resp *w)
 	enum err e;
 	uint64_t now = now_ms();
 
-	if (cache.valid && cache.chain == c && cache.limit == limit && now - cache.at_ms < BOARD_TTL_MS) {
+	if (cache.valid && cache.chain == c && cache.limit == limit && now - cache.at_ms < ttl) {
 		w->status = 200;
 		w->content_type = "application/json";
 		buf_reset(&w->body);
@@ -194,7 +194,7 @@ h_board_get(struct req *r, struct resp *w)
 	e = resp_json(w, 200, o) < 0 ? resp_fail(w, ERR_INTERNAL, NULL, NULL) : ERR_NONE;
 	json_object_put(o);
 	cache.valid = false;
-	if (e == ERR_NONE && w->body.len <= sizeof(cache.body)) {
+	if (e == ERR_NONE && ttl > 0 && w->body.len <= sizeof(cache.body)) {
 		memcpy(cache.body, w->body.p, w->body.len);
 		cache.len = w->body.len;
 		cache.chain = c;

@@ -185,6 +185,34 @@ wallet_cmp(const void *a, const void *b)
 	return memcmp(a, b, 20);
 }
 
+/*
+ * The circular rule's back tips of t: every tip sent by a recipient
+ * wallet of a tip in t, appended to back.
+ */
+static enum db_rc
+read_back(struct db *d, uint64_t chain, const struct tipvec *t, struct tipvec *back)
+{
+	uint8_t (*w)[20];
+	size_t nw = 0, k = 0;
+	enum db_rc rc = DB_OK;
+
+	if (t->n == 0)
+		return DB_OK;
+	if ((w = malloc(t->n * POINTS_WALLETS * 20)) == NULL)
+		return DB_ERROR;
+	for (size_t i = 0; i < t->n; i++)
+		for (unsigned j = 0; j < t->v[i].nwallets; j++)
+			memcpy(w[nw++], t->v[i].wallets[j], 20);
+	qsort(w, nw, 20, wallet_cmp);
+	for (size_t i = 0; i < nw; i++)
+		if (k == 0 || memcmp(w[k - 1], w[i], 20) != 0)
+			memmove(w[k++], w[i], 20);
+	if (k > 0)
+		rc = read_sent_by(d, chain, w, k, back);
+	free(w);
+	return rc;
+}
+
 /* Tips to the handle, judged with the tips its recipients' wallets sent. */
 static enum db_rc
 received(struct db *d, uint64_t chain, const uint8_t hash[32], uint64_t as_of, struct points_total *out)
@@ -192,8 +220,6 @@ received(struct db *d, uint64_t chain, const uint8_t hash[32], uint64_t as_of, s
 	char b[800];
 	struct sql q = SQL_ON(b);
 	struct tipvec t = { 0 }, back = { 0 };
-	uint8_t (*w)[20] = NULL;
-	size_t nw = 0;
 	enum db_rc rc;
 
 	memset(out, 0, sizeof(*out));
@@ -201,24 +227,7 @@ received(struct db *d, uint64_t chain, const uint8_t hash[32], uint64_t as_of, s
 	    SQL_U64(chain), SQL_BYTES(hash, 32));
 	if ((rc = read_tips(d, &q, &t)) != DB_OK || t.n == 0)
 		goto out;
-	/* The distinct recipient wallets of these tips. */
-	if ((w = malloc(t.n * POINTS_WALLETS * 20)) == NULL) {
-		rc = DB_ERROR;
-		goto out;
-	}
-	for (size_t i = 0; i < t.n; i++)
-		for (unsigned j = 0; j < t.v[i].nwallets; j++)
-			memcpy(w[nw++], t.v[i].wallets[j], 20);
-	qsort(w, nw, 20, wallet_cmp);
-	{
-		size_t k = 0;
-
-		for (size_t i = 0; i < nw; i++)
-			if (k == 0 || memcmp(w[k - 1], w[i], 20) != 0)
-				memmove(w[k++], w[i], 20);
-		nw = k;
-	}
-	if (nw > 0 && (rc = read_sent_by(d, chain, w, nw, &back)) != DB_OK)
+	if ((rc = read_back(d, chain, &t, &back)) != DB_OK)
 		goto out;
 	if (points_judge(t.v, t.n, back.v, back.n) < 0) {
 		rc = DB_ERROR;
@@ -226,7 +235,6 @@ received(struct db *d, uint64_t chain, const uint8_t hash[32], uint64_t as_of, s
 	}
 	points_received(t.v, t.n, as_of, out);
 out:
-	free(w);
 	tipvec_free(&t);
 	tipvec_free(&back);
 	return rc;
@@ -280,4 +288,107 @@ tippoints_handle(struct db *d, uint64_t chain, const char *handle, const uint8_t
 	if (out->linked)
 		rc = tippoints_wallet(d, chain, out->wallet, out->as_of, &out->sent);
 	return rc;
+}
+
+/* Pair order of the wanted tips: handle, then tipper. */
+static int
+want_pair_cmp(const void *pa, const void *pb)
+{
+	const struct tippoints_tip *a = pa, *b = pb;
+	int c = memcmp(a->handle, b->handle, 32);
+
+	return c != 0 ? c : memcmp(a->tipper, b->tipper, 20);
+}
+
+static int
+want_id_cmp(const void *pa, const void *pb)
+{
+	const struct tippoints_tip *a = pa, *b = pb;
+
+	return a->tip_id < b->tip_id ? -1 : a->tip_id > b->tip_id;
+}
+
+/*
+ * The tips of every pair of want[0..n), one query per handle and chunk of
+ * its distinct tippers (a receipt's tips are mostly one handle's).
+ */
+static enum db_rc
+read_pairs(struct db *d, uint64_t chain, struct tippoints_tip *want, size_t n, struct tipvec *t)
+{
+	size_t cap = 600 + BACK_CHUNK * 48;
+	char *b = malloc(cap);
+	enum db_rc rc = DB_OK;
+
+	if (b == NULL)
+		return DB_ERROR;
+	qsort(want, n, sizeof(*want), want_pair_cmp);
+	for (size_t i = 0, j; i < n && rc == DB_OK; i = j) {
+		struct sql q;
+		size_t k = 1;
+
+		sql_on(&q, b, cap);
+		sql_add(&q, "SELECT " TIP_COLUMNS " FROM " TIP_FROM " WHERE t.chain_id = ? AND "
+		    "t.handle_hash = ? AND t.tipper IN (?", SQL_U64(chain), SQL_BYTES(want[i].handle, 32),
+		    SQL_BYTES(want[i].tipper, 20));
+		/* The run of this handle; a chunk ends only where the tipper changes. */
+		for (j = i + 1; j < n && memcmp(want[j].handle, want[i].handle, 32) == 0; j++) {
+			if (memcmp(want[j].tipper, want[j - 1].tipper, 20) == 0)
+				continue;
+			if (k == BACK_CHUNK)
+				break;
+			sql_add(&q, ", ?", SQL_BYTES(want[j].tipper, 20));
+			k++;
+		}
+		sql_add(&q, ")");
+		rc = read_tips(d, &q, t);
+	}
+	free(b);
+	return rc;
+}
+
+enum db_rc
+tippoints_tips(struct db *d, uint64_t chain, struct tippoints_tip *want, size_t n)
+{
+	struct tipvec t = { 0 }, back = { 0 };
+	enum db_rc rc;
+
+	for (size_t i = 0; i < n; i++) {
+		want[i].found = false;
+		want[i].reason = POINTS_REFUNDED;
+		want[i].rank = 0;
+	}
+	if (n == 0)
+		return DB_OK;
+	if ((rc = read_pairs(d, chain, want, n, &t)) != DB_OK || t.n == 0)
+		goto out;
+	if ((rc = read_back(d, chain, &t, &back)) != DB_OK)
+		goto out;
+	if (points_judge(t.v, t.n, back.v, back.n) < 0) {
+		rc = DB_ERROR;
+		goto out;
+	}
+	qsort(want, n, sizeof(*want), want_id_cmp);
+	for (size_t i = 0; i < t.n; i++) {
+		struct tippoints_tip k = { .tip_id = t.v[i].tip_id }, *f;
+
+		f = bsearch(&k, want, n, sizeof(*want), want_id_cmp);
+		if (f != NULL) {
+			f->found = true;
+			f->reason = t.v[i].reason;
+			f->rank = t.v[i].rank;
+		}
+	}
+out:
+	qsort(want, n, sizeof(*want), want_id_cmp);
+	tipvec_free(&t);
+	tipvec_free(&back);
+	return rc;
+}
+
+const struct tippoints_tip *
+tippoints_tip_find(const struct tippoints_tip *want, size_t n, uint64_t tip_id)
+{
+	struct tippoints_tip k = { .tip_id = tip_id };
+
+	return bsearch(&k, want, n, sizeof(*want), want_id_cmp);
 }

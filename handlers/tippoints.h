@@ -47,4 +47,31 @@ enum db_rc tippoints_handle(struct db *d, uint64_t chain, const char *handle, co
 enum db_rc tippoints_wallet(struct db *d, uint64_t chain, const uint8_t wallet[20], uint64_t as_of,
     struct points_total *out);
 
+/*
+ * One tip whose own points are wanted: the caller sets tip_id, tipper and
+ * handle (its handleHash); tippoints_tips sets the rest.
+ */
+struct tippoints_tip {
+	uint64_t tip_id;
+	uint8_t tipper[20];
+	uint8_t handle[32];
+	bool found;                  /* the tip was read from the index */
+	enum points_reason reason;   /* as points_judge judged it */
+	uint32_t rank;               /* earned: its rank in its pair; otherwise 0 */
+};
+
+/*
+ * Judge each of want[0..n) (distinct tip ids) with every tip of its pair
+ * (tipper, handle) and the circular rule's back tips: exactly the
+ * judgement the handle's received and the tipper's sent totals make of
+ * it, so points_weight(POINTS_RECEIVED, rank) and points_weight(
+ * POINTS_SENT, rank) are what the tip adds to them. Leaves want sorted by
+ * tip id (see tippoints_tip_find); a tip not found earns nothing.
+ */
+enum db_rc tippoints_tips(struct db *d, uint64_t chain, struct tippoints_tip *want, size_t n);
+
+/* The entry of tip_id in want[0..n) as tippoints_tips left it, or NULL. */
+const struct tippoints_tip *tippoints_tip_find(const struct tippoints_tip *want, size_t n,
+    uint64_t tip_id);
+
 #endif

@@ -4,11 +4,15 @@
  * `tip_attestations` (the indexer's, docs/ARCHITECTURE.md, Indexer):
  *
  *   GET /api/v1/receipts/{txHash}                                  free
- *     {version, txHash, tip (the first of tips) | null, tips [record],
+ *     {version, txHash, tip (the first of tips) | null, tips [record +
+ *      {senderPoints, recipientPoints, pointsPolicyVersion}],
  *      interpretation}
  *     every tip the transaction created or settled (a claim or a refund),
  *     by log index; a transaction that touched no indexed tip answers
- *     tip null and tips [] (it may not be confirmed yet).
+ *     tip null and tips [] (it may not be confirmed yet). Each tip's
+ *     points are what it adds, undecayed, to its tipper's sentPoints and
+ *     its handle's receivedPoints (tippoints_tips), as scaled-integer
+ *     strings; a private tip's too, which depend on no amount.
  *   GET /api/v1/attestations/{tipId}                               free
  *     ERC-721 metadata {name, description, image, external_url,
  *      attributes [{trait_type, value, display_type?}]}: Tip ID, Recipient
@@ -33,8 +37,10 @@
 #include "dbfail.h"
 #include "gratitude.h"
 #include "hex.h"
+#include "points.h"
 #include "sql.h"
 #include "table.h"
+#include "tippoints.h"
 #include "tipreads.h"
 #include "x402.h"
 #include "banned.h"
@@ -106,6 +112,23 @@ answer(struct resp *w, json_object *o)
 	return e;
 }
 
+/* Add the points of tip record o as want[0..n) judged them. */
+static void
+add_points(json_object *o, const struct tippoints_tip *want, size_t n)
+{
+	json_object *id = NULL;
+	const struct tippoints_tip *f = NULL;
+	char s[24], t[24];
+
+	if (json_object_object_get_ex(o, "tipId", &id))
+		f = tippoints_tip_find(want, n, strtoull(json_object_get_string(id), NULL, 10));
+	snprintf(s, sizeof(s), "%" PRIu64, f ? points_weight(POINTS_SENT, f->rank) : 0);
+	snprintf(t, sizeof(t), "%" PRIu64, f ? points_weight(POINTS_RECEIVED, f->rank) : 0);
+	json_object_object_add(o, "senderPoints", json_object_new_string(s));
+	json_object_object_add(o, "recipientPoints", json_object_new_string(t));
+	json_object_object_add(o, "pointsPolicyVersion", json_object_new_string(POINTS_POLICY));
+}
+
 enum err
 h_receipt_get(struct req *r, struct resp *w)
 {
@@ -114,32 +137,58 @@ h_receipt_get(struct req *r, struct resp *w)
 	struct sql q = SQL_ON(b);
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
-	json_object *o, *tips, *first;
+	json_object *o, *tips = NULL, *first;
+	struct tippoints_tip *want;
+	size_t n = 0, nt;
 	enum db_rc rc;
+	enum err e;
 
+	if ((want = calloc(RECEIPT_TIPS_MAX, sizeof(*want))) == NULL)
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
 	/* Created in the transaction, or settled by it; one row either way. */
-	sql_add(&q, "SELECT " TIP_COLUMNS ", IF(t.tx_hash = ?, t.log_index, t.settled_log_index) AS li "
-	    "FROM tips t WHERE t.chain_id = ? AND (t.tx_hash = ? OR t.settled_tx_hash = ?) "
-	    "ORDER BY li, t.tip_id LIMIT ?", SQL_BYTES(tx->b32, 32), SQL_U64(r->cfg->chain_id),
-	    SQL_BYTES(tx->b32, 32), SQL_BYTES(tx->b32, 32), SQL_U64(RECEIPT_TIPS_MAX));
-	if ((rc = db_query(r->db, &q, &res)) != DB_OK)
-		return db_fail(w, rc);
+	sql_add(&q, "SELECT " TIP_COLUMNS ", IF(t.tx_hash = ?, t.log_index, t.settled_log_index) AS li, "
+	    "LOWER(HEX(t.handle_hash)) FROM tips t WHERE t.chain_id = ? AND (t.tx_hash = ? OR "
+	    "t.settled_tx_hash = ?) ORDER BY li, t.tip_id LIMIT ?", SQL_BYTES(tx->b32, 32),
+	    SQL_U64(r->cfg->chain_id), SQL_BYTES(tx->b32, 32), SQL_BYTES(tx->b32, 32),
+	    SQL_U64(RECEIPT_TIPS_MAX));
+	if ((rc = db_query(r->db, &q, &res)) != DB_OK) {
+		e = db_fail(w, rc);
+		goto out;
+	}
 	tips = json_object_new_array();
-	while (res && (row = mysql_fetch_row(res)) != NULL)
+	while (res && (row = mysql_fetch_row(res)) != NULL) {
 		json_object_array_add(tips, tip_record(row));
+		if (n < RECEIPT_TIPS_MAX &&
+		    hex_decode_fixed(row[5], strlen(row[5]), want[n].tipper, 20, false) == 0 &&
+		    hex_decode_fixed(row[TIP_NCOLUMNS + 1], strlen(row[TIP_NCOLUMNS + 1]), want[n].handle,
+		    32, false) == 0)
+			want[n++].tip_id = strtoull(row[0], NULL, 10);
+	}
 	if (res)
 		mysql_free_result(res);
-	first = json_object_is_type(tips, json_type_array) && json_object_array_length(tips) ?
-	    json_object_get(json_object_array_get_idx(tips, 0)) : NULL;
+	/* Each tip's points, judged as the points totals judge it. */
+	if ((rc = tippoints_tips(r->db, r->cfg->chain_id, want, n)) != DB_OK) {
+		e = db_fail(w, rc);
+		goto out;
+	}
+	nt = json_object_is_type(tips, json_type_array) ? json_object_array_length(tips) : 0;
+	for (size_t i = 0; i < nt; i++)
+		add_points(json_object_array_get_idx(tips, i), want, n);
+	first = nt ? json_object_get(json_object_array_get_idx(tips, 0)) : NULL;
 	o = json_object_new_object();
 	json_object_object_add(o, "version", json_object_new_string(TIP_VERSION));
 	json_object_object_add(o, "txHash", json_object_new_string(hex_encode(tx->b32, 32, th)));
 	json_object_object_add(o, "tip", first);
-	json_object_object_add(o, "tips", tips);
+	json_object_object_add(o, "tips", tips);   /* taken */
+	tips = NULL;
 	json_object_object_add(o, "interpretation", json_object_new_string(first ? tip_interpretation :
 	    "No indexed tip was created or settled by this transaction: it may not be confirmed or "
 	    "indexed yet, or it is not a tip transaction. Not a negative finding."));
-	return answer(w, o);
+	e = answer(w, o);
+out:
+	json_object_put(tips);
+	free(want);
+	return e;
 }
 
 /* Whole tokens of an 18-decimal atomic amount s ("3000000", "0.5") into out[cap]. */

@@ -48,6 +48,8 @@ const struct config_key config_keys[] = {
 	{ "discovery_check_ms", CT_UINT, N(discovery_check_ms), "1000", 0, 60000, false,
 	    "how long one worker trusts its discovery corpus before asking the database what changed, "
 	    "in milliseconds" },
+	{ "board_ttl_ms", CT_UINT, N(board_ttl_ms), "1000", 0, 60000, false,
+	    "how long one serving thread reuses its last board answer, in milliseconds; 0: no cache" },
 	{ "rpc_url", CT_URL, S(rpc_url), "", 0, 0, false,
 	    "JSON-RPC URL of the chain (indexer, smart-wallet signature checks); empty: none" },
 	{ "rpc_timeout_ms", CT_UINT, N(rpc_timeout_ms), "10000", 100, 600000, false,

@@ -40,6 +40,7 @@ struct config {
 	uint64_t db_timeout;            /* seconds, connect/read/write */
 	uint64_t health_ttl_ms;
 	uint64_t discovery_check_ms;
+	uint64_t board_ttl_ms;          /* 0: every board read asks the database */
 
 	char rpc_url[CONFIG_STR_MAX];
 	uint64_t rpc_timeout_ms;

@@ -7,8 +7,11 @@
 # once the indexer has them. Every answer is checked against t/schemas;
 # the points of every handle and wallet are recomputed independently from
 # tip_events (t/tools/points-recompute.mjs) and must equal the endpoints';
-# the self-tip and the circular pair earn nothing; private amounts appear
-# nowhere; an invalid handle is 400 naming the field.
+# so must each tip's own senderPoints and recipientPoints in the receipt of
+# every tip transaction, which add up to those totals; the self-tip and the
+# circular pair earn nothing; private amounts appear nowhere; an invalid
+# handle is 400 naming the field. The test stack's board_ttl_ms is 0: every
+# board read shows a changed index at once.
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/chain.sh"
 . "$(dirname "$0")/lib/http.sh"
@@ -120,6 +123,47 @@ req GET /api/v1/handles/github:nobody/points
 is "$(jqr '[.points, .decayedPoints, .sentPointsSource, .linkedWallet, .boonsReceived, .boonsSent, .lastPointsAt] | @json')" \
 	'["0","0","unlinked",null,0,0,null]' "an unknown handle: zeros, unlinked"
 
+# ---- receipts: each tip's own points, as the recomputation has them and as they add up
+txs=$(sql "SELECT LOWER(HEX(tx_hash)) FROM tips UNION SELECT LOWER(HEX(settled_tx_hash)) FROM tips
+	WHERE settled_tx_hash IS NOT NULL")
+rtips=; rbad=0; nrec=0
+for tx in $txs; do
+	req GET "/api/v1/receipts/0x$tx"
+	v=$(printf '%s' "$body" | node "$tools/validate.mjs" "$schemas/tip-receipt.json" 2>&1)
+	[ "$status,$v" = "200,valid" ] || { diag "receipt 0x$tx: $status $v"; rbad=1; }
+	all_bodies+=$body
+	rtips+=$(jq -c '.tips[] | {tipId, handle, tipper, status, private, amountUsdc, senderPoints,
+		recipientPoints, pointsPolicyVersion}' <<<"$body")$'\n'
+	nrec=$((nrec + 1))
+done
+is "$nrec" 16 "a receipt for each of the 16 tip transactions (14 tips, the claim, the refund)"
+ok "$rbad" "every receipt is 200 and valid against tip-receipt.json"
+is "$(jq -sc 'map([.tipId, .senderPoints, .recipientPoints]) | unique' <<<"$rtips")" \
+	"$(jq -c '.tips | to_entries | map([.key] + .value) | unique' <<<"$recomputed")" \
+	"every tip's senderPoints and recipientPoints, in every receipt that shows it, equal the recomputation"
+is "$(jq -sSc 'unique_by(.tipId) | group_by(.handle) | map({key: .[0].handle,
+	value: (map(.recipientPoints | tonumber) | add | tostring)}) | from_entries' <<<"$rtips")" \
+	"$(jq -Sc '.handles | map_values(.receivedPoints) | with_entries(select(.key != "github:nobody"))' <<<"$recomputed")" \
+	"the recipientPoints of a handle's tips add up to its receivedPoints, for every handle"
+is "$(jq -sSc --arg ws "$BA $CA $DA $EA" 'unique_by(.tipId) as $t | [($ws | split(" "))[] as $w | {key: $w,
+	value: ([$t[] | select(.tipper == $w) | .senderPoints | tonumber] | add // 0 | tostring)}] | from_entries' <<<"$rtips")" \
+	"$(jq -Sc '.wallets | map_values(.sentPoints)' <<<"$recomputed")" \
+	"the senderPoints of a wallet's tips add up to its sentPoints, for B, C, D and E"
+req GET /api/v1/points/policy
+is "$(jq -sc 'map(.pointsPolicyVersion) | unique' <<<"$rtips")" "[$(jqr '.policyVersion | @json')]" \
+	"every tip names the policy as points/policy does"
+pick() { jq -sc "unique_by(.tipId) | sort_by(.tipId | tonumber) | map(select($1)) |
+	map([.status, .private, .amountUsdc, .senderPoints, .recipientPoints])" <<<"$rtips"; }
+is "$(pick '.handle == "github:selfie"')" '[["CLAIMED",false,"250000","0","0"]]' \
+	"the self-tip (claimed by its own tipper D): 0 and 0"
+is "$(pick '.handle == "x:cyc1"')" '[["PUSHED",false,"250000","0","0"],["PUSHED",false,"250000","2000","10000"]]' \
+	"pushed to x:cyc1: B's tip, in a circle with E, 0 and 0; C's, a new sender, 2 points to C and 10 to the handle"
+is "$(pick ".handle == \"github:alpha\" and .tipper == \"$BA\"")" \
+	'[["ESCROWED",false,"250000","2000","10000"],["ESCROWED",false,"250000","0","0"],["ESCROWED",false,"250000","1000","5000"]]' \
+	"B's three tips to github:alpha: the first earns 2 and 10, the same day's second nothing, the next day's third 1 and 5"
+is "$(pick '.private')" '[["ESCROWED",true,null,"2000","10000"],["PUSHED",true,null,"2000","10000"]]' \
+	"private tips show their points as the totals count them (never dust, no amount involved), never their amount"
+
 # ---- has-boons
 req GET /api/v1/handles/x:cyc2/has-boons
 is "$status" 200 "has-boons: 200"
@@ -223,5 +267,22 @@ is "$(grep -c -e 777777 -e 666666 -e 'secret thanks' <<<"$all_bodies")" 0 \
 	"no answer carries a private tip's amount or note"
 is "$(sql "SELECT COUNT(*) FROM tips WHERE is_private = 1 AND (usdc_amount IS NOT NULL OR note IS NOT NULL)")" 0 \
 	"the index holds no private amount or note either"
+
+# ---- the board with board_ttl_ms 0 (tools/stack's test setting): no thread answers from a cache
+boards() { # boards N: N board reads over one connection, one summary line each
+	local args=() i
+	for i in $(seq "$1"); do args+=("$URL/api/v1/board"); done
+	curl -s "${args[@]}" | jq -c '[.stats.tipCount, .stats.attestations, ([.recipients[].id] | index("github:fresh") != null)]'
+}
+before=$(boards 20 | sort -u)
+is "$(wc -l <<<"$before")" 1 "twenty board reads agree: $before"
+n0=$(jq '.[0]' <<<"$before"); a0=$(jq '.[1]' <<<"$before")
+sql "UPDATE tip_chain_stats SET attestations = attestations + 1000"
+is "$(boards 20 | sort -u)" "[$n0,$((a0 + 1000)),false]" \
+	"right after the chain row changes, every one of twenty board reads shows it (none is a cached answer)"
+t tip --from-key "$A" --handle github:fresh >/dev/null
+wait_indexed "$last"; ok $? "a new tip is indexed"
+is "$(boards 20 | sort -u)" "[$((n0 + 1)),$a0,true]" \
+	"once it is indexed, every board read shows the new tip and recipient (and the chain row the indexer recomputed)"
 
 done_testing

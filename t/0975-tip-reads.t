@@ -77,6 +77,9 @@ valid tip-receipt.json "$body" "receipt of the claim: valid"
 is "$(jq -c '[.tips[] | [.tipId, .status, .private, .amountUsdc, .note]]' <<<"$body")" \
 	"[[\"$T1\",\"CLAIMED\",false,\"300000\",\"Thanks for pr:acme/widgets#42\"],[\"$T2\",\"CLAIMED\",true,null,null]]" \
 	"receipt of the claim: both claimed tips, the private one without amount or note"
+is "$(jq -c '[.tips[] | [.senderPoints, .recipientPoints, .pointsPolicyVersion]]' <<<"$body")" \
+	'[["2000","10000","boon.points/v1"],["2000","10000","boon.points/v1"]]' \
+	"receipt of the claim: each tip is its tipper's first to github:alice, 2 points to the tipper and 10 to the handle (the private one too)"
 get "/api/v1/receipts/$(jq -r .txHash <<<"$t4")"
 valid tip-receipt.json "$body" "receipt of the agent tip: valid"
 is "$(jq -c '.tip | [.kind, .handle, .agentId, .recipient, .status]' <<<"$body")" "[\"agent\",\"agent:$AG\",\"$AG\",\"$OWNER\",\"PUSHED\"]" \
@@ -85,6 +88,8 @@ get "/api/v1/receipts/$(jq -r .txHash <<<"$t5")"
 valid tip-receipt.json "$body" "receipt of the private push: valid"
 is "$(jq -c '.tip | [.tipId, .private, .status, .amountUsdc, .note, .boonBurned]' <<<"$body")" \
 	"[\"$T5\",true,\"PUSHED\",null,null,\"500000000000000000000000\"]" "private push: no amount, no note; the private burn"
+is "$(jq -c '.tip | [.senderPoints, .recipientPoints]' <<<"$body")" '["2000","10000"]' \
+	"private push: a new sender's points, shown without its amount"
 get "/api/v1/receipts/0x$(printf 'ab%.0s' $(seq 32))"
 is "$status,$(jq -c '[.tip, .tips]' <<<"$body")" "200,[null,[]]" "a transaction without indexed tips: tip null, tips []"
 valid tip-receipt.json "$body" "the empty receipt: valid"

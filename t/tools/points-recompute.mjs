@@ -6,7 +6,8 @@
 //   agent_id, LOWER(HEX(actor)), LOWER(HEX(wallet)), usdc_amount, display_handle FROM tip_events" |
 //   node points-recompute.mjs --handle H ... --wallet 0xADDR ...
 // Prints {handles: {H: {receivedPoints, sentPoints, points, decayedPoints, senders}},
-//         wallets: {0xaddr: {sentPoints}}, asOf} with points as decimal strings.
+//         wallets: {0xaddr: {sentPoints}}, tips: {tipId: [senderPoints, recipientPoints]}, asOf}
+// with points as decimal strings; tips holds every tip's own share of those sums.
 // The policy, as docs/PROTOCOL.md (Points) states it: refunded, dust (public < 10000),
 // self, circular, one earning tip per (tipper, handle) and UTC day; the n-th earning tip
 // of a pair gives 10000/n to the handle and 2000/n to the tipper; decay halves every
@@ -77,7 +78,8 @@ const decay = (v, t) => {
 const sum = (list, first) => list.filter((t) => t.rank > 0n).reduce(([p, d], t) =>
   [p + first / t.rank, d + decay(first / t.rank, t.time)], [0n, 0n]);
 
-const out = { handles: {}, wallets: {}, asOf: asOf.toString() };
+const out = { handles: {}, wallets: {}, tips: {}, asOf: asOf.toString() };
+for (const t of all) out.tips[t.id] = t.rank > 0n ? [`${SENT / t.rank}`, `${RECV / t.rank}`] : ['0', '0'];
 for (const h of want.handles) {
   const hh = keccak256(toHex(h)).slice(2);
   const agent = h.startsWith('agent:') ? h.slice(6) : null;
