@@ -213,6 +213,17 @@ read_back(struct db *d, uint64_t chain, const struct tipvec *t, struct tipvec *b
 	return rc;
 }
 
+/* Judge t (points_judge) against its back tips, read here into back. */
+static enum db_rc
+judge(struct db *d, uint64_t chain, struct tipvec *t, struct tipvec *back)
+{
+	enum db_rc rc;
+
+	if ((rc = read_back(d, chain, t, back)) != DB_OK)
+		return rc;
+	return points_judge(t->v, t->n, back->v, back->n) < 0 ? DB_ERROR : DB_OK;
+}
+
 /* Tips to the handle, judged with the tips its recipients' wallets sent. */
 static enum db_rc
 received(struct db *d, uint64_t chain, const uint8_t hash[32], uint64_t as_of, struct points_total *out)
@@ -227,12 +238,8 @@ received(struct db *d, uint64_t chain, const uint8_t hash[32], uint64_t as_of, s
 	    SQL_U64(chain), SQL_BYTES(hash, 32));
 	if ((rc = read_tips(d, &q, &t)) != DB_OK || t.n == 0)
 		goto out;
-	if ((rc = read_back(d, chain, &t, &back)) != DB_OK)
+	if ((rc = judge(d, chain, &t, &back)) != DB_OK)
 		goto out;
-	if (points_judge(t.v, t.n, back.v, back.n) < 0) {
-		rc = DB_ERROR;
-		goto out;
-	}
 	points_received(t.v, t.n, as_of, out);
 out:
 	tipvec_free(&t);
@@ -361,12 +368,8 @@ tippoints_tips(struct db *d, uint64_t chain, struct tippoints_tip *want, size_t 
 		return DB_OK;
 	if ((rc = read_pairs(d, chain, want, n, &t)) != DB_OK || t.n == 0)
 		goto out;
-	if ((rc = read_back(d, chain, &t, &back)) != DB_OK)
+	if ((rc = judge(d, chain, &t, &back)) != DB_OK)
 		goto out;
-	if (points_judge(t.v, t.n, back.v, back.n) < 0) {
-		rc = DB_ERROR;
-		goto out;
-	}
 	qsort(want, n, sizeof(*want), want_id_cmp);
 	for (size_t i = 0; i < t.n; i++) {
 		struct tippoints_tip k = { .tip_id = t.v[i].tip_id }, *f;
