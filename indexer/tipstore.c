@@ -152,11 +152,21 @@ contract_bytes(const struct store *s, uint8_t out[20])
 struct touched {
 	struct keys tips, links, agents;     /* tip ids; handle hashes of link events; agent ids */
 	struct keys handles, wallets;        /* of the tips before and after */
+	struct keys attest;                  /* tip ids whose attestation events changed */
+	/*
+	 * Of tips, those whose creating event a range brought, all in blocks
+	 * lo..hi of the store's contract: they are written by block, in one
+	 * statement, rather than by id (which costs an index probe per id).
+	 */
+	struct keys created;
+	uint64_t lo, hi;
 };
 
 static void
 touched_free(struct touched *t)
 {
+	keys_free(&t->attest);
+	keys_free(&t->created);
 	keys_free(&t->tips);
 	keys_free(&t->links);
 	keys_free(&t->agents);
@@ -212,6 +222,56 @@ collect_tip_keys(struct store *s, struct sql *q, struct touched *t)
 	return t->handles.oom || t->wallets.oom ? DB_ERROR : DB_OK;
 }
 
+/*
+ * The statement that writes tips rows from their events, up to the
+ * condition on the creating events c, which the caller adds, then ") x".
+ * by_block: c are read by block (and the rows replace any they meet);
+ * else by tip id, for ids whose rows were just deleted. One creating
+ * event per tip, at most one settlement (a claim or a refund: one join
+ * each, so each is one index lookup). A private push does not say
+ * whether it asked for an attestation: the mint tells.
+ */
+static void
+tips_statement(struct store *s, struct sql *q, bool by_block)
+{
+	if (by_block)
+		sql_add(q, "REPLACE");
+	else
+		sql_add(q, "INSERT");
+	sql_add(q, " INTO tips (chain_id, tip_id, contract, kind, is_private, handle_hash, handle, "
+	    "agent_id, tipper, recipient, usdc_amount, note, private_commitment, mint_attestation, "
+	    "boon_burned, status, tx_hash, log_index, block_number, block_time, settled_tx_hash, "
+	    "settled_log_index, settled_block_number, settled_block_time) "
+	    "SELECT chain_id, tip_id, contract, IF(agent, 'agent', 'handle'), priv, handle_hash, "
+	    "display_handle, IF(agent, SUBSTRING(display_handle, 7), NULL), actor, recipient, "
+	    "IF(priv, NULL, usdc_amount), IF(priv, NULL, IFNULL(note, '')), private_commitment, mint, "
+	    "IF(priv, ?, 0) + IF(mint, ?, 0), status, tx_hash, log_index, block_number, block_time, "
+	    "s_tx, s_li, s_bn, s_bt FROM (SELECT c.chain_id, c.tip_id, c.contract, "
+	    "c.display_handle LIKE 'agent:%' AS agent, "
+	    "c.event IN ('PrivateTip', 'PrivateTipEscrowed') AS priv, c.handle_hash, c.display_handle, "
+	    "c.actor, CASE WHEN cl.tip_id IS NOT NULL THEN cl.wallet WHEN rf.tip_id IS NOT NULL THEN NULL "
+	    "ELSE c.wallet END AS recipient, c.usdc_amount, c.note, c.private_commitment, "
+	    "COALESCE(c.mint_attestation, EXISTS(SELECT 1 FROM tip_events a FORCE INDEX (by_tip) WHERE a.chain_id = c.chain_id "
+	    "AND a.tip_id = c.tip_id AND a.event = 'AttestationMinted')) AS mint, "
+	    "CASE WHEN cl.tip_id IS NOT NULL THEN 'claimed' WHEN rf.tip_id IS NOT NULL THEN 'refunded' "
+	    "ELSE IF(c.event IN ('TipEscrowed', 'PrivateTipEscrowed'), 'escrowed', 'pushed') END AS status, "
+	    "c.tx_hash, c.log_index, c.block_number, c.block_time, COALESCE(cl.tx_hash, rf.tx_hash) AS s_tx, "
+	    "COALESCE(cl.log_index, rf.log_index) AS s_li, COALESCE(cl.block_number, rf.block_number) AS s_bn, "
+	    "COALESCE(cl.block_time, rf.block_time) AS s_bt FROM tip_events c ",
+	    SQL_DEC(PRIVATE_TIP_BURN), SQL_DEC(ATTESTATION_BURN));
+	if (by_block)
+		sql_add(q, "FORCE INDEX (by_block) ");
+	else
+		sql_add(q, "FORCE INDEX (by_tip) ");
+	sql_add(q, "LEFT JOIN tip_events cl FORCE INDEX (by_tip) ON cl.chain_id = c.chain_id AND cl.tip_id = c.tip_id "
+	    "AND cl.event = 'EscrowedClaimed' "
+	    "LEFT JOIN tip_events rf FORCE INDEX (by_tip) ON rf.chain_id = c.chain_id AND rf.tip_id = c.tip_id "
+	    "AND rf.event = 'EscrowedRefunded' "
+	    "WHERE c.chain_id = ? AND c.event IN ('Tip', 'TipEscrowed', 'TipAgent', 'PrivateTip', "
+	    "'PrivateTipEscrowed') AND ", SQL_U64(s->chain_id));
+}
+
+/* The listed tips, deleted and written again from their events (an id with no creating event gets no row). */
 static enum db_rc
 refresh_tips(struct store *s, struct sql *q, const struct keys *tips)
 {
@@ -226,38 +286,43 @@ refresh_tips(struct store *s, struct sql *q, const struct keys *tips)
 	if ((rc = db_exec(s->db, q)) != DB_OK)
 		return rc;
 	sql_reset(q);
-	/*
-	 * One creating event per tip, at most one settlement (claim or
-	 * refund). A private push does not say whether it asked for an
-	 * attestation: the mint tells.
-	 */
-	sql_add(q, "INSERT INTO tips (chain_id, tip_id, contract, kind, is_private, handle_hash, handle, "
-	    "agent_id, tipper, recipient, usdc_amount, note, private_commitment, mint_attestation, "
-	    "boon_burned, status, tx_hash, log_index, block_number, block_time, settled_tx_hash, "
-	    "settled_log_index, settled_block_number, settled_block_time) "
-	    "SELECT chain_id, tip_id, contract, IF(agent, 'agent', 'handle'), priv, handle_hash, "
-	    "display_handle, IF(agent, SUBSTRING(display_handle, 7), NULL), actor, recipient, "
-	    "IF(priv, NULL, usdc_amount), IF(priv, NULL, IFNULL(note, '')), private_commitment, mint, "
-	    "IF(priv, ?, 0) + IF(mint, ?, 0), status, tx_hash, log_index, block_number, block_time, "
-	    "s_tx, s_li, s_bn, s_bt FROM (SELECT c.chain_id, c.tip_id, c.contract, "
-	    "c.display_handle LIKE 'agent:%' AS agent, "
-	    "c.event IN ('PrivateTip', 'PrivateTipEscrowed') AS priv, c.handle_hash, c.display_handle, "
-	    "c.actor, CASE s.event WHEN 'EscrowedClaimed' THEN s.wallet WHEN 'EscrowedRefunded' THEN NULL "
-	    "ELSE c.wallet END AS recipient, c.usdc_amount, c.note, c.private_commitment, "
-	    "COALESCE(c.mint_attestation, EXISTS(SELECT 1 FROM tip_events a FORCE INDEX (by_tip) WHERE a.chain_id = c.chain_id "
-	    "AND a.tip_id = c.tip_id AND a.event = 'AttestationMinted')) AS mint, "
-	    "CASE s.event WHEN 'EscrowedClaimed' THEN 'claimed' WHEN 'EscrowedRefunded' THEN 'refunded' "
-	    "ELSE IF(c.event IN ('TipEscrowed', 'PrivateTipEscrowed'), 'escrowed', 'pushed') END AS status, "
-	    "c.tx_hash, c.log_index, c.block_number, c.block_time, s.tx_hash AS s_tx, "
-	    "s.log_index AS s_li, s.block_number AS s_bn, s.block_time AS s_bt "
-	    "FROM tip_events c FORCE INDEX (by_tip) LEFT JOIN tip_events s FORCE INDEX (by_tip) ON s.chain_id = c.chain_id AND s.tip_id = c.tip_id "
-	    "AND s.event IN ('EscrowedClaimed', 'EscrowedRefunded') "
-	    "WHERE c.chain_id = ? AND c.event IN ('Tip', 'TipEscrowed', 'TipAgent', 'PrivateTip', "
-	    "'PrivateTipEscrowed') AND c.tip_id IN (", SQL_DEC(PRIVATE_TIP_BURN), SQL_DEC(ATTESTATION_BURN),
-	    SQL_U64(s->chain_id));
+	tips_statement(s, q, false);
+	sql_add(q, "c.tip_id IN (");
 	add_list(q, tips, K_U64);
 	sql_add(q, ")) x");
 	return db_exec(s->db, q);
+}
+
+/* The tips created in blocks lo..hi of the store's contract, in one statement. */
+static enum db_rc
+refresh_created(struct store *s, struct sql *q, const struct touched *t)
+{
+	uint8_t ct[20];
+
+	if (t->created.n == 0)
+		return DB_OK;
+	contract_bytes(s, ct);
+	sql_reset(q);
+	tips_statement(s, q, true);
+	sql_add(q, "c.contract = ? AND c.block_number BETWEEN ? AND ?) x", SQL_BYTES(ct, 20), SQL_U64(t->lo),
+	    SQL_U64(t->hi));
+	return db_exec(s->db, q);
+}
+
+/* a - b, both sorted by keys_uniq, into out. */
+static void
+keys_minus(const struct keys *a, const struct keys *b, struct keys *out)
+{
+	size_t j = 0;
+
+	for (size_t i = 0; i < a->n; i++) {
+		int c = 1;
+
+		while (j < b->n && (c = strcmp(b->v[j], a->v[i])) < 0)
+			j++;
+		if (j == b->n || c != 0)
+			keys_add(out, a->v[i]);
+	}
 }
 
 static enum db_rc
@@ -453,14 +518,24 @@ refresh(struct store *s, struct sql *q, struct touched *t)
 {
 	enum db_rc rc;
 
+	struct keys by_id = { 0 };
+
 	keys_uniq(&t->tips);
 	keys_uniq(&t->links);
 	keys_uniq(&t->agents);
-	if (t->tips.oom || t->links.oom || t->agents.oom)
+	keys_uniq(&t->attest);
+	keys_uniq(&t->created);
+	keys_minus(&t->tips, &t->created, &by_id);
+	if (t->tips.oom || t->links.oom || t->agents.oom || t->attest.oom || t->created.oom || by_id.oom) {
+		keys_free(&by_id);
 		return DB_ERROR;
-	if ((rc = collect_tip_keys(s, q, t)) != DB_OK ||       /* before */
-	    (rc = each_slice(s, q, &t->tips, refresh_tips)) != DB_OK ||
-	    (rc = each_slice(s, q, &t->tips, refresh_attestations)) != DB_OK ||
+	}
+	rc = collect_tip_keys(s, q, t);                        /* before */
+	if (rc == DB_OK)
+		rc = each_slice(s, q, &by_id, refresh_tips);
+	keys_free(&by_id);
+	if (rc != DB_OK || (rc = refresh_created(s, q, t)) != DB_OK ||
+	    (rc = each_slice(s, q, &t->attest, refresh_attestations)) != DB_OK ||
 	    (rc = collect_tip_keys(s, q, t)) != DB_OK)          /* after */
 		return rc;
 	keys_uniq(&t->handles);
@@ -646,6 +721,13 @@ range_body(struct db *db, void *arg)
 
 		if (e->has_tip_id)
 			keys_u64(&t.tips, e->tip_id);
+		if (e->has_tip_id && tipev_creates_tip(e->kind)) {
+			keys_u64(&t.created, e->tip_id);
+			t.lo = t.created.n == 1 || e->block_number < t.lo ? e->block_number : t.lo;
+			t.hi = t.created.n == 1 || e->block_number > t.hi ? e->block_number : t.hi;
+		}
+		if (e->has_tip_id && (e->kind == TIPEV_ATTESTATION_MINTED || e->kind == TIPEV_ATTESTATION_BURNED))
+			keys_u64(&t.attest, e->tip_id);
 		if (e->kind == TIPEV_LINKED || e->kind == TIPEV_RELINKED)
 			keys_hex(&t.links, e->handle_hash, 32);
 		if (e->kind == TIPEV_AGENT_REGISTERED || e->kind == TIPEV_AGENT_TRANSFER ||
@@ -741,6 +823,7 @@ unwind_body(struct db *db, void *arg)
 	*u->removed = 0;
 	contract_bytes(s, ct);
 	if ((rc = collect_above(u, "tip", &t.tips)) != DB_OK ||
+	    (rc = collect_above(u, "tip", &t.attest)) != DB_OK ||
 	    (rc = collect_above(u, "link", &t.links)) != DB_OK ||
 	    (rc = collect_above(u, "agent", &t.agents)) != DB_OK)
 		goto out;
