@@ -133,10 +133,9 @@ h_routes_check(struct req *r, struct resp *w)
 	return ERR_NONE;
 }
 
-/* SQL condition: c is a current (unexpired) context of the route named by
- * the second argument (chain ID, then a route_id column expression). */
-/* A current context of the route d.route_id (u.route_id); one placeholder: the chain. */
+/* A current context of the route d.route_id (u.route_id, p.route_id); one placeholder: the chain. */
 #define CTX_NOW_D "c.chain_id = ? AND c.route_id = d.route_id AND c.note_expires_at > UNIX_TIMESTAMP()"
+#define CTX_NOW_P "c.chain_id = ? AND c.route_id = p.route_id AND c.note_expires_at > UNIX_TIMESTAMP()"
 #define CTX_NOW_U "c.chain_id = ? AND c.route_id = u.route_id AND c.note_expires_at > UNIX_TIMESTAMP()"
 
 /* The directory query for one page into q (bad when it does not fit). */
@@ -147,10 +146,17 @@ routes_query(uint64_t cid, struct sql *q, const struct route_filter *f, const st
 	const struct sqlv id = SQL_U64(cid);
 	int sort = f->sort;
 
-	sql_add(q, "SELECT LOWER(HEX(d.route_id)), d.bb, d.bbr, d.tu, d.lb, "
-	    "(SELECT c.method FROM route_contexts c WHERE " CTX_NOW_D " ORDER BY c.published_at DESC, "
-	    "c.publisher LIMIT 1), (SELECT c.public_endpoint_url FROM route_contexts c WHERE " CTX_NOW_D
-	    " ORDER BY c.published_at DESC, c.publisher LIMIT 1) FROM (SELECT u.route_id, COALESCE(v.bb, 0) bb, "
+	/*
+	 * The page is chosen and ordered in p, from figures alone; only its
+	 * rows then read their current context's method and URL. (Read for
+	 * every route before the sort, the URL, a TEXT, also sent the sort
+	 * through an on-disk temporary table.)
+	 */
+	sql_add(q, "SELECT LOWER(HEX(p.route_id)), p.bb, p.bbr, p.tu, p.lb, "
+	    "(SELECT c.method FROM route_contexts c WHERE " CTX_NOW_P " ORDER BY c.published_at DESC, "
+	    "c.publisher LIMIT 1), (SELECT c.public_endpoint_url FROM route_contexts c WHERE " CTX_NOW_P
+	    " ORDER BY c.published_at DESC, c.publisher LIMIT 1) FROM (SELECT d.route_id, d.bb, d.bbr, d.tu, d.lb "
+	    "FROM (SELECT u.route_id, COALESCE(v.bb, 0) bb, "
 	    "COALESCE(v.bbr, 0) bbr, COALESCE(s.total_usdc, 0) tu, COALESCE(s.latest_block_number, 0) lb, "
 	    "EXISTS(SELECT 1 FROM route_contexts c WHERE " CTX_NOW_U ") hc FROM (SELECT route_id FROM "
 	    "route_recognition_stats WHERE chain_id = ? UNION SELECT route_id FROM route_contexts "
@@ -200,10 +206,11 @@ routes_query(uint64_t cid, struct sql *q, const struct route_filter *f, const st
 		sql_add(q, " AND (d.lb < ? OR (d.lb = ? AND d.route_id > ?))", SQL_U64(c->block),
 		    SQL_U64(c->block), SQL_HEX(c->rid));
 	if (sort == SORT_REVIEWED)
-		sql_add(q, " ORDER BY d.bb DESC, d.bbr DESC, d.tu DESC, d.lb DESC, d.route_id ASC");
+		sql_add(q, " ORDER BY d.bb DESC, d.bbr DESC, d.tu DESC, d.lb DESC, d.route_id ASC LIMIT ?) p "
+		    "ORDER BY p.bb DESC, p.bbr DESC, p.tu DESC, p.lb DESC, p.route_id ASC", SQL_U64(limit + 1));
 	else
-		sql_add(q, " ORDER BY d.lb DESC, d.route_id ASC");
-	sql_add(q, " LIMIT ?", SQL_U64(limit + 1));
+		sql_add(q, " ORDER BY d.lb DESC, d.route_id ASC LIMIT ?) p ORDER BY p.lb DESC, p.route_id ASC",
+		    SQL_U64(limit + 1));
 }
 
 /* globalStats{} of the configured chain into *out. */
