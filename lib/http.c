@@ -123,20 +123,18 @@ resp_fail(struct resp *w, enum err e, const char *field, const char *fmt, ...)
 	char msg[512], fieldbuf[512];
 	size_t len = 0;
 
+	/* The message and the field may quote input cut to fit (%.64s): the body stays UTF-8. */
 	if (fmt) {
 		va_list ap;
 
 		va_start(ap, fmt);
-		vsnprintf(msg, sizeof(msg), fmt, ap);
+		utf8_vformat(msg, sizeof(msg), fmt, ap);
 		va_end(ap);
 	} else {
-		snprintf(msg, sizeof(msg), "%s", info->message);
+		utf8_copy(msg, sizeof(msg), info->message);
 	}
-	/* The message may quote input cut to fit (%.64s): the body stays UTF-8. */
-	utf8_repair(msg);
 	if (field) {
-		snprintf(fieldbuf, sizeof(fieldbuf), "%s", field);
-		utf8_repair(fieldbuf);
+		utf8_copy(fieldbuf, sizeof(fieldbuf), field);
 		field = fieldbuf;
 	}
 	/* Not through resp_json: an error is still written after the latch

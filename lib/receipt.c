@@ -32,13 +32,11 @@ fail(struct ctx *c, const char *field, const char *fmt, ...)
 {
 	va_list ap;
 
-	snprintf(c->field, c->fcap, "%s", field);
-	va_start(ap, fmt);
-	vsnprintf(c->why, c->cap, fmt, ap);
-	va_end(ap);
 	/* Both may quote a member name cut to fit: keep them UTF-8 (they reach error bodies). */
-	utf8_repair(c->field);
-	utf8_repair(c->why);
+	utf8_copy(c->field, c->fcap, field);
+	va_start(ap, fmt);
+	utf8_vformat(c->why, c->cap, fmt, ap);
+	va_end(ap);
 	return -1;
 }
 

@@ -2,6 +2,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "utf8.h"
@@ -75,4 +76,22 @@ utf8_is_js_space(uint32_t cp)
 	default:
 		return cp >= 0x2000 && cp <= 0x200a;
 	}
+}
+
+size_t
+utf8_vformat(char *out, size_t cap, const char *fmt, va_list ap)
+{
+	if (cap == 0)
+		return 0;
+	vsnprintf(out, cap, fmt, ap);
+	return utf8_repair(out);
+}
+
+size_t
+utf8_copy(char *out, size_t cap, const char *s)
+{
+	if (cap == 0)
+		return 0;
+	snprintf(out, cap, "%s", s);
+	return utf8_repair(out);
 }

@@ -19,6 +19,7 @@
 #ifndef WAYMARK_UTF8_H
 #define WAYMARK_UTF8_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -95,6 +96,14 @@ long utf8_length(const char *s, size_t len);
  * new length.
  */
 size_t utf8_repair(char *s);
+
+/*
+ * For messages and field names that quote untrusted input cut to fit:
+ * vsnprintf into out[cap], or a copy of s cut to out[cap], then
+ * utf8_repair. Both return the new length.
+ */
+size_t utf8_vformat(char *out, size_t cap, const char *fmt, va_list ap) __attribute__((format(printf, 3, 0)));
+size_t utf8_copy(char *out, size_t cap, const char *s);
 
 /*
  * True for the characters JavaScript's String.prototype.trim removes

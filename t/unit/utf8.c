@@ -5,6 +5,7 @@
  * round-trips; no 1- to 3-byte input, and no 4-byte input from a wide
  * sample, decodes unless it is the encoding of what it decodes to).
  */
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -166,6 +167,19 @@ decode_sound(const unsigned char *b, size_t len)
 	    memcmp(e, b, (size_t)k) == 0;
 }
 
+__attribute__((format(printf, 3, 4)))
+static size_t
+fmt_into(char *out, size_t cap, const char *fmt, ...)
+{
+	va_list ap;
+	size_t n;
+
+	va_start(ap, fmt);
+	n = utf8_vformat(out, cap, fmt, ap);
+	va_end(ap);
+	return n;
+}
+
 int
 main(void)
 {
@@ -299,6 +313,19 @@ main(void)
 			ok(strcmp(t, rep[i].out) == 0 && n == strlen(rep[i].out) && utf8_valid(t, n),
 			    "utf8_repair case %zu gives %zu well-formed bytes", i, n);
 		}
+	}
+	/* utf8_copy and utf8_vformat: cut to fit, then repaired; a zero capacity writes nothing. */
+	{
+		char t[6];
+
+		ok(utf8_copy(t, sizeof(t), "caf\xc3\xa9s") == 5 && strcmp(t, "caf\xc3\xa9") == 0,
+		    "utf8_copy keeps a whole character that fits");
+		ok(utf8_copy(t, 5, "caf\xc3\xa9") == 3 && strcmp(t, "caf") == 0,
+		    "utf8_copy drops a character cut by the capacity");
+		ok(fmt_into(t, sizeof(t), "%s!", "x\xe2\x82\xac\xe2\x82\xac") == 4 && strcmp(t, "x\xe2\x82\xac") == 0,
+		    "utf8_vformat drops a character its output cut");
+		t[0] = 'z';
+		ok(utf8_copy(t, 0, "abc") == 0 && t[0] == 'z', "utf8_copy with no room writes nothing");
 	}
 	/* resp_fail keeps error bodies UTF-8 when a field path or a message
 	 * quoting input was cut inside a character (t/fuzz/baseline). */
