@@ -7,6 +7,10 @@
  * A rollback deletes the contract's events above the fork and recomputes
  * the same way, so derived rows never depend on the order events came in.
  *
+ * The link and registry events' keys are also filed by handle and by agent
+ * (tip_link_keys, tip_agent_keys), the only lookups by either; the tips a
+ * range creates are written by block, in one statement.
+ *
  * Every read of tip_events and tips names its index (FORCE INDEX): inside
  * the range's transaction the tables' statistics still describe them as
  * they were before its thousands of inserts (empty on a first backfill),
@@ -33,6 +37,17 @@
  */
 #define KEYS_PER_STATEMENT 500
 #define KEY_LEN 80          /* hex of 32 bytes, or a decimal agent id / tip id */
+
+/*
+ * The link events (agent events) of a handle (agent): its keys in k, each
+ * joined to its event e (sql/015_tip_event_keys.sql). k is read first, by
+ * its primary key, then each e by its own.
+ */
+#define KEYED_EVENTS(table, k, e)                                                   \
+	table " " k " FORCE INDEX (PRIMARY) STRAIGHT_JOIN tip_events " e " FORCE INDEX (PRIMARY) ON " \
+	e ".chain_id = " k ".chain_id AND " e ".tx_hash = " k ".tx_hash AND " e ".log_index = " k ".log_index"
+#define LINK_EVENTS(k, e) KEYED_EVENTS("tip_link_keys", k, e)
+#define AGENT_EVENTS(k, e) KEYED_EVENTS("tip_agent_keys", k, e)
 
 /* Amounts burned by the tipper (docs/PROTOCOL.md, Tips). */
 #define PRIVATE_TIP_BURN "500000000000000000000000"
@@ -433,12 +448,12 @@ refresh_links(struct store *s, struct sql *q, const struct keys *links)
 	sql_add(q, "INSERT INTO handle_links (chain_id, handle_hash, wallet, first_linked_at, linked_at, "
 	    "link_tx_hash, link_block_number, relinks) "
 	    "SELECT chain_id, handle_hash, wallet, f, block_time, tx_hash, block_number, r FROM ("
-	    "SELECT chain_id, handle_hash, wallet, block_time, tx_hash, block_number, "
-	    "MIN(block_time) OVER (PARTITION BY handle_hash) AS f, "
-	    "SUM(event = 'Relinked') OVER (PARTITION BY handle_hash) AS r, "
-	    "ROW_NUMBER() OVER (PARTITION BY handle_hash ORDER BY block_number DESC, log_index DESC) AS n "
-	    "FROM tip_events FORCE INDEX (by_handle) WHERE chain_id = ? AND event IN ('Linked', 'Relinked') AND handle_hash IN (",
-	    SQL_U64(s->chain_id));
+	    "SELECT e.chain_id, k.handle_hash, e.wallet, e.block_time, e.tx_hash, e.block_number, "
+	    "MIN(e.block_time) OVER (PARTITION BY k.handle_hash) AS f, "
+	    "SUM(e.event = 'Relinked') OVER (PARTITION BY k.handle_hash) AS r, "
+	    "ROW_NUMBER() OVER (PARTITION BY k.handle_hash ORDER BY e.block_number DESC, e.log_index DESC) AS n "
+	    "FROM " LINK_EVENTS("k", "e") " WHERE k.chain_id = ? AND e.event IN ('Linked', 'Relinked') "
+	    "AND k.handle_hash IN (", SQL_U64(s->chain_id));
 	add_list(q, links, K_HEX);
 	sql_add(q, ")) x WHERE n = 1");
 	return db_exec(s->db, q);
@@ -469,19 +484,19 @@ refresh_agents(struct store *s, struct sql *q, const struct keys *agents)
 	    "registered_tx_hash, registered_block_number, registered_at, updated_block_number, updated_at) "
 	    "SELECT chain_id, agent_id, contract, owner, aw, IFNULL(aw, owner), tx_hash, block_number, "
 	    "block_time, ub, ut FROM (SELECT r.chain_id, r.agent_id, r.contract, r.tx_hash, r.block_number, "
-	    "r.block_time, (SELECT IF(o.event = 'AgentRegistered', o.actor, o.wallet) FROM tip_events o FORCE INDEX (by_agent) "
-	    "WHERE o.chain_id = r.chain_id AND o.agent_id = r.agent_id "
+	    "r.block_time, (SELECT IF(o.event = 'AgentRegistered', o.actor, o.wallet) FROM " AGENT_EVENTS("ok", "o")
+	    " WHERE ok.chain_id = r.chain_id AND ok.agent_id = r.agent_id "
 	    "AND o.event IN ('AgentRegistered', 'AgentTransfer') "
 	    "ORDER BY o.block_number DESC, o.log_index DESC LIMIT 1) AS owner, "
-	    "(SELECT IF(w.event = 'AgentTransfer', NULL, w.wallet) FROM tip_events w FORCE INDEX (by_agent) "
-	    "WHERE w.chain_id = r.chain_id AND w.agent_id = r.agent_id "
+	    "(SELECT IF(w.event = 'AgentTransfer', NULL, w.wallet) FROM " AGENT_EVENTS("wk", "w")
+	    " WHERE wk.chain_id = r.chain_id AND wk.agent_id = r.agent_id "
 	    "AND (w.event IN ('AgentRegistered', 'AgentWalletSet') OR (w.event = 'AgentTransfer' "
 	    "AND w.actor <> ?)) ORDER BY w.block_number DESC, w.log_index DESC LIMIT 1) AS aw, "
-	    "(SELECT MAX(u.block_number) FROM tip_events u FORCE INDEX (by_agent) WHERE u.chain_id = r.chain_id "
-	    "AND u.agent_id = r.agent_id AND u.event LIKE 'Agent%') AS ub, "
-	    "(SELECT MAX(u.block_time) FROM tip_events u FORCE INDEX (by_agent) WHERE u.chain_id = r.chain_id "
-	    "AND u.agent_id = r.agent_id AND u.event LIKE 'Agent%') AS ut "
-	    "FROM tip_events r FORCE INDEX (by_agent) WHERE r.chain_id = ? AND r.event = 'AgentRegistered' AND r.agent_id IN (",
+	    "(SELECT MAX(u.block_number) FROM " AGENT_EVENTS("uk", "u") " WHERE uk.chain_id = r.chain_id "
+	    "AND uk.agent_id = r.agent_id) AS ub, "
+	    "(SELECT MAX(u.block_time) FROM " AGENT_EVENTS("uk", "u") " WHERE uk.chain_id = r.chain_id "
+	    "AND uk.agent_id = r.agent_id) AS ut "
+	    "FROM " AGENT_EVENTS("rk", "r") " WHERE rk.chain_id = ? AND r.event = 'AgentRegistered' AND rk.agent_id IN (",
 	    SQL_BYTES(zero, 20), SQL_U64(s->chain_id));
 	add_list(q, agents, K_TEXT);
 	sql_add(q, ")) x WHERE owner IS NOT NULL");
@@ -671,6 +686,51 @@ insert_events(struct trange *g, const struct keys *private_ids)
 	return DB_OK;
 }
 
+/*
+ * The keys of the range's link and agent events (sql/015_tip_event_keys.sql),
+ * INSERT IGNORE like the events, so a range read twice stores them once.
+ */
+static enum db_rc
+insert_keys(struct trange *g)
+{
+	struct sql *q = &g->q;
+	uint64_t c = g->s->chain_id;
+	bool any = false;
+	enum db_rc rc;
+
+	sql_reset(q);
+	sql_add(q, "INSERT IGNORE INTO tip_link_keys (chain_id, handle_hash, tx_hash, log_index) VALUES ");
+	for (size_t i = 0; i < g->n; i++) {
+		const struct tipevent *e = &g->ev[i];
+
+		if ((e->kind != TIPEV_LINKED && e->kind != TIPEV_RELINKED) || !e->has_handle_hash)
+			continue;
+		if (any)
+			sql_add(q, ",");
+		sql_add(q, "(?,?,?,?)", SQL_U64(c), SQL_BYTES(e->handle_hash, 32), SQL_BYTES(e->tx_hash, 32),
+		    SQL_U64(e->log_index));
+		any = true;
+	}
+	if (any && (rc = db_exec(g->s->db, q)) != DB_OK)
+		return rc;
+	any = false;
+	sql_reset(q);
+	sql_add(q, "INSERT IGNORE INTO tip_agent_keys (chain_id, agent_id, tx_hash, log_index) VALUES ");
+	for (size_t i = 0; i < g->n; i++) {
+		const struct tipevent *e = &g->ev[i];
+
+		if ((e->kind != TIPEV_AGENT_REGISTERED && e->kind != TIPEV_AGENT_TRANSFER &&
+		    e->kind != TIPEV_AGENT_WALLET_SET) || !e->has_agent_id)
+			continue;
+		if (any)
+			sql_add(q, ",");
+		sql_add(q, "(?,?,?,?)", SQL_U64(c), SQL_TEXT(e->agent_id), SQL_BYTES(e->tx_hash, 32),
+		    SQL_U64(e->log_index));
+		any = true;
+	}
+	return any ? db_exec(g->s->db, q) : DB_OK;
+}
+
 /* Handle preimages: canonical display handles, and agent:<id> of registrations. */
 static enum db_rc
 insert_names(struct trange *g)
@@ -713,7 +773,8 @@ range_body(struct db *db, void *arg)
 	(void)db;
 	*g->stored = 0;
 	if ((rc = private_settlements(g->s, &g->q, g->ev, g->n, &private_ids)) != DB_OK ||
-	    (rc = insert_events(g, &private_ids)) != DB_OK || (rc = insert_names(g)) != DB_OK ||
+	    (rc = insert_events(g, &private_ids)) != DB_OK || (rc = insert_keys(g)) != DB_OK ||
+	    (rc = insert_names(g)) != DB_OK ||
 	    (rc = store_advance(g->s, &g->q, g->blocks, g->nb, g->to, g->to_hash)) != DB_OK)
 		goto out;
 	for (size_t i = 0; i < g->n; i++) {
@@ -826,6 +887,21 @@ unwind_body(struct db *db, void *arg)
 	    (rc = collect_above(u, "tip", &t.attest)) != DB_OK ||
 	    (rc = collect_above(u, "link", &t.links)) != DB_OK ||
 	    (rc = collect_above(u, "agent", &t.agents)) != DB_OK)
+		goto out;
+	/* The keys of the events about to go, found from the events (sql/015_tip_event_keys.sql). */
+	sql_reset(q);
+	sql_add(q, "DELETE k FROM tip_events e FORCE INDEX (by_block) STRAIGHT_JOIN tip_link_keys k FORCE INDEX (PRIMARY) "
+	    "ON k.chain_id = e.chain_id AND k.handle_hash = e.handle_hash AND k.tx_hash = e.tx_hash "
+	    "AND k.log_index = e.log_index WHERE e.chain_id = ? AND e.contract = ? AND e.block_number > ?",
+	    SQL_U64(s->chain_id), SQL_BYTES(ct, 20), SQL_I64(u->fork));
+	if ((rc = db_exec(s->db, q)) != DB_OK)
+		goto out;
+	sql_reset(q);
+	sql_add(q, "DELETE k FROM tip_events e FORCE INDEX (by_block) STRAIGHT_JOIN tip_agent_keys k FORCE INDEX (PRIMARY) "
+	    "ON k.chain_id = e.chain_id AND k.agent_id = e.agent_id AND k.tx_hash = e.tx_hash "
+	    "AND k.log_index = e.log_index WHERE e.chain_id = ? AND e.contract = ? AND e.block_number > ?",
+	    SQL_U64(s->chain_id), SQL_BYTES(ct, 20), SQL_I64(u->fork));
+	if ((rc = db_exec(s->db, q)) != DB_OK)
 		goto out;
 	sql_reset(q);
 	sql_add(q, "DELETE FROM tip_events WHERE chain_id = ? AND contract = ? AND block_number > ?",

@@ -54,5 +54,10 @@ is "$(q1 "SELECT CONCAT(escrowed_count, ' ', claimed_count, ' ', escrowed_usdc) 
 	"1 0 300000" "alice's totals are back to one escrowed tip"
 is "$(q1 "SELECT CONCAT(tips, ' ', attestations) FROM tip_chain_stats")" "2 0" "the chain totals count the canonical tips only"
 is "$(tips_diff)" "" "every derived table equals a recomputation from the remaining events"
+is "$(q1 "SELECT CONCAT((SELECT COUNT(*) FROM tip_link_keys), ' ', (SELECT COUNT(*) FROM tip_events WHERE event IN ('Linked', 'Relinked')),
+	' ', (SELECT COUNT(*) FROM tip_agent_keys), ' ', (SELECT COUNT(*) FROM tip_events WHERE event LIKE 'Agent%'),
+	' ', (SELECT COUNT(*) FROM tip_link_keys k LEFT JOIN tip_events e ON e.chain_id = k.chain_id AND e.tx_hash = k.tx_hash
+	AND e.log_index = k.log_index WHERE e.tx_hash IS NULL))")" "1 1 2 2 0" \
+	"the orphaned relink and agent wallet took their keys with them: one key per remaining link and agent event"
 grep -q 'reorg: blocks above .* tips events' "$WAYMARK_VAR/log/indexer.log"; ok $? "the indexer logged the reorg of the tips contract"
 done_testing
