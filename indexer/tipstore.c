@@ -531,9 +531,8 @@ refresh_chain(struct store *s, struct sql *q)
 static enum db_rc
 refresh(struct store *s, struct sql *q, struct touched *t)
 {
-	enum db_rc rc;
-
 	struct keys by_id = { 0 };
+	enum db_rc rc;
 
 	keys_uniq(&t->tips);
 	keys_uniq(&t->links);
@@ -687,44 +686,33 @@ insert_events(struct trange *g, const struct keys *private_ids)
 }
 
 /*
- * The keys of the range's link and agent events (sql/015_tip_event_keys.sql),
- * INSERT IGNORE like the events, so a range read twice stores them once.
+ * The keys of the range's link events (links) or registry events (else)
+ * (sql/015_tip_event_keys.sql), INSERT IGNORE like the events, so a range
+ * read twice stores them once.
  */
 static enum db_rc
-insert_keys(struct trange *g)
+insert_keys(struct trange *g, bool links)
 {
 	struct sql *q = &g->q;
-	uint64_t c = g->s->chain_id;
 	bool any = false;
-	enum db_rc rc;
 
 	sql_reset(q);
-	sql_add(q, "INSERT IGNORE INTO tip_link_keys (chain_id, handle_hash, tx_hash, log_index) VALUES ");
+	if (links)
+		sql_add(q, "INSERT IGNORE INTO tip_link_keys (chain_id, handle_hash, tx_hash, log_index) VALUES ");
+	else
+		sql_add(q, "INSERT IGNORE INTO tip_agent_keys (chain_id, agent_id, tx_hash, log_index) VALUES ");
 	for (size_t i = 0; i < g->n; i++) {
 		const struct tipevent *e = &g->ev[i];
+		bool link = (e->kind == TIPEV_LINKED || e->kind == TIPEV_RELINKED) && e->has_handle_hash;
+		bool agent = (e->kind == TIPEV_AGENT_REGISTERED || e->kind == TIPEV_AGENT_TRANSFER ||
+		    e->kind == TIPEV_AGENT_WALLET_SET) && e->has_agent_id;
 
-		if ((e->kind != TIPEV_LINKED && e->kind != TIPEV_RELINKED) || !e->has_handle_hash)
+		if (links ? !link : !agent)
 			continue;
 		if (any)
 			sql_add(q, ",");
-		sql_add(q, "(?,?,?,?)", SQL_U64(c), SQL_BYTES(e->handle_hash, 32), SQL_BYTES(e->tx_hash, 32),
-		    SQL_U64(e->log_index));
-		any = true;
-	}
-	if (any && (rc = db_exec(g->s->db, q)) != DB_OK)
-		return rc;
-	any = false;
-	sql_reset(q);
-	sql_add(q, "INSERT IGNORE INTO tip_agent_keys (chain_id, agent_id, tx_hash, log_index) VALUES ");
-	for (size_t i = 0; i < g->n; i++) {
-		const struct tipevent *e = &g->ev[i];
-
-		if ((e->kind != TIPEV_AGENT_REGISTERED && e->kind != TIPEV_AGENT_TRANSFER &&
-		    e->kind != TIPEV_AGENT_WALLET_SET) || !e->has_agent_id)
-			continue;
-		if (any)
-			sql_add(q, ",");
-		sql_add(q, "(?,?,?,?)", SQL_U64(c), SQL_TEXT(e->agent_id), SQL_BYTES(e->tx_hash, 32),
+		sql_add(q, "(?,?,?,?)", SQL_U64(g->s->chain_id),
+		    links ? SQL_BYTES(e->handle_hash, 32) : SQL_TEXT(e->agent_id), SQL_BYTES(e->tx_hash, 32),
 		    SQL_U64(e->log_index));
 		any = true;
 	}
@@ -766,14 +754,15 @@ static enum db_rc
 range_body(struct db *db, void *arg)
 {
 	struct trange *g = arg;
-	struct touched t = { 0 };
+	struct touched t = { .lo = UINT64_MAX };
 	struct keys private_ids = { 0 };
 	enum db_rc rc;
 
 	(void)db;
 	*g->stored = 0;
 	if ((rc = private_settlements(g->s, &g->q, g->ev, g->n, &private_ids)) != DB_OK ||
-	    (rc = insert_events(g, &private_ids)) != DB_OK || (rc = insert_keys(g)) != DB_OK ||
+	    (rc = insert_events(g, &private_ids)) != DB_OK || (rc = insert_keys(g, true)) != DB_OK ||
+	    (rc = insert_keys(g, false)) != DB_OK ||
 	    (rc = insert_names(g)) != DB_OK ||
 	    (rc = store_advance(g->s, &g->q, g->blocks, g->nb, g->to, g->to_hash)) != DB_OK)
 		goto out;
@@ -784,8 +773,8 @@ range_body(struct db *db, void *arg)
 			keys_u64(&t.tips, e->tip_id);
 		if (e->has_tip_id && tipev_creates_tip(e->kind)) {
 			keys_u64(&t.created, e->tip_id);
-			t.lo = t.created.n == 1 || e->block_number < t.lo ? e->block_number : t.lo;
-			t.hi = t.created.n == 1 || e->block_number > t.hi ? e->block_number : t.hi;
+			t.lo = e->block_number < t.lo ? e->block_number : t.lo;
+			t.hi = e->block_number > t.hi ? e->block_number : t.hi;
 		}
 		if (e->has_tip_id && (e->kind == TIPEV_ATTESTATION_MINTED || e->kind == TIPEV_ATTESTATION_BURNED))
 			keys_u64(&t.attest, e->tip_id);
@@ -884,10 +873,12 @@ unwind_body(struct db *db, void *arg)
 	*u->removed = 0;
 	contract_bytes(s, ct);
 	if ((rc = collect_above(u, "tip", &t.tips)) != DB_OK ||
-	    (rc = collect_above(u, "tip", &t.attest)) != DB_OK ||
 	    (rc = collect_above(u, "link", &t.links)) != DB_OK ||
 	    (rc = collect_above(u, "agent", &t.agents)) != DB_OK)
 		goto out;
+	/* Any tip above the fork may have lost an attestation event. */
+	for (size_t i = 0; i < t.tips.n; i++)
+		keys_add(&t.attest, t.tips.v[i]);
 	/* The keys of the events about to go, found from the events (sql/015_tip_event_keys.sql). */
 	sql_reset(q);
 	sql_add(q, "DELETE k FROM tip_events e FORCE INDEX (by_block) STRAIGHT_JOIN tip_link_keys k FORCE INDEX (PRIMARY) "
