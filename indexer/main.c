@@ -9,7 +9,9 @@
  * killed at any moment and resume without loss or duplicates. Before each
  * range it checks that the checkpoint block is still canonical; if not, it
  * walks back through the block hashes it recorded to the fork point and
- * removes what lies above. The sources take turns, one range each.
+ * removes what lies above. The sources take turns, one range each. A dense
+ * tips-kind range comes in pieces, the next fetched by a thread while this
+ * one is stored (index_range; docs/ARCHITECTURE.md, Indexer).
  * RPC or database failures are recorded for /health and retried with
  * exponential backoff, each source on its own (one stuck source does
  * not hold the others back).
@@ -19,6 +21,7 @@
  * SIGTERM: finish the current step, then exit 0.
  */
 #include <inttypes.h>
+#include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -36,6 +39,8 @@
 #include "banned.h"
 
 #define BLOCK_BATCH 500
+/* A range with at least this many events makes its source's next range come in pieces. */
+#define DENSE_EVENTS 1000
 #define BACKOFF_MIN_MS 500
 #define BACKOFF_MAX_MS 30000
 
@@ -59,6 +64,7 @@ struct source {
 	size_t ntopics;
 	char contract_text[43];
 	uint64_t range;
+	bool dense;                /* its last range had DENSE_EVENTS or more */
 	uint64_t backoff;          /* ms before the next try after a failure */
 	double retry_at;           /* monotonic seconds; 0: due now */
 };
@@ -67,6 +73,7 @@ struct ix {
 	const struct config *cfg;
 	struct db db;
 	struct rpc rpc;
+	struct rpc rpc_ahead;      /* the fetching thread's (index_range) */
 	struct source src[SRC__MAX];
 	size_t nsrc;
 	struct source *cur;        /* the source being stepped */
@@ -116,8 +123,8 @@ chain_head(struct ix *x, uint64_t *head)
  * for a block the node does not have (past its head after a reorg).
  */
 static int
-fetch_blocks(struct ix *x, const uint64_t *nums, size_t n, uint8_t (*hashes)[32], uint64_t *times,
-    bool *found)
+fetch_blocks(struct rpc *rpc, const uint64_t *nums, size_t n, uint8_t (*hashes)[32], uint64_t *times,
+    bool *found, char *err, size_t errcap)
 {
 	for (size_t i = 0; i < n; i += BLOCK_BATCH) {
 		size_t k = n - i < BLOCK_BATCH ? n - i : BLOCK_BATCH;
@@ -130,15 +137,15 @@ fetch_blocks(struct ix *x, const uint64_t *nums, size_t n, uint8_t (*hashes)[32]
 			free(pbuf);
 			free(params);
 			free(res);
-			snprintf(x->err, sizeof(x->err), "out of memory");
+			snprintf(err, errcap, "out of memory");
 			return -1;
 		}
 		for (size_t j = 0; j < k; j++) {
 			snprintf(pbuf[j], sizeof(pbuf[j]), "[\"0x%" PRIx64 "\",false]", nums[i + j]);
 			params[j] = pbuf[j];
 		}
-		if (rpc_batch(&x->rpc, "eth_getBlockByNumber", params, k, res) != RPC_OK) {
-			snprintf(x->err, sizeof(x->err), "%s", x->rpc.err);
+		if (rpc_batch(rpc, "eth_getBlockByNumber", params, k, res) != RPC_OK) {
+			snprintf(err, errcap, "%s", rpc->err);
 			rc = -1;
 		}
 		for (size_t j = 0; j < k && rc == 0; j++) {
@@ -146,7 +153,7 @@ fetch_blocks(struct ix *x, const uint64_t *nums, size_t n, uint8_t (*hashes)[32]
 			if (!found[i + j])
 				continue;
 			if (rpc_block_ref(res[j], hashes[i + j], &times[i + j]) < 0) {
-				snprintf(x->err, sizeof(x->err), "rpc: block %" PRIu64 " lacks hash or timestamp",
+				snprintf(err, errcap, "rpc: block %" PRIu64 " lacks hash or timestamp",
 				    nums[i + j]);
 				rc = -1;
 			}
@@ -189,7 +196,7 @@ handle_reorg(struct ix *x, int64_t from)
 			break;
 		for (size_t i = 0; i < n; i++)
 			nums[i] = refs[i].number;
-		if (fetch_blocks(x, nums, n, hashes, times, found) < 0)
+		if (fetch_blocks(&x->rpc, nums, n, hashes, times, found, x->err, sizeof(x->err)) < 0)
 			return -1;
 		for (size_t i = 0; i < n && !matched; i++)
 			if (found[i] && memcmp(hashes[i], refs[i].hash, 32) == 0) {
@@ -252,40 +259,68 @@ log_filter(const struct source *src, uint64_t from, uint64_t to, char *out, size
 		    from, to);
 }
 
+#define PIECE_SKIPPED 2
 /*
- * Index [from, to] of the current source. Returns 0, 1 when the range must
- * be retried smaller (the node refused it), or -1 on error.
+ * A stretch of a range fetched on its own: its logs decoded, each checked
+ * against the block the chain has now and given that block's time.
  */
-static int
-index_range(struct ix *x, uint64_t from, uint64_t to)
+struct piece {
+	uint64_t from, to;
+	bool last;                 /* ends the range: `to` is the checkpoint block */
+	void *rows;                /* struct routedboon or struct tipevent, by the source */
+	size_t n;
+	uint64_t *nums;            /* distinct blocks of its logs, ascending, then `to` when last */
+	uint8_t (*hashes)[32];     /* their hashes */
+	size_t nb;
+	int rc;                    /* 0; 1: the node refused it (retry smaller); -1: failed;
+	                            * PIECE_SKIPPED: not fetched, the range being abandoned */
+	char err[600];
+};
+
+static void
+piece_free(struct piece *p)
 {
-	struct source *src = x->cur;
+	free(p->rows);
+	free(p->nums);
+	free(p->hashes);
+	p->rows = NULL;
+	p->nums = NULL;
+	p->hashes = NULL;
+}
+
+static size_t
+row_size(const struct source *src)
+{
+	return src->kind == SRC_ROUTED ? sizeof(struct routedboon) : sizeof(struct tipevent);
+}
+
+/* Fetch piece p of src over rpc; p->rc and p->err say how it went. */
+static void
+fetch_piece(struct rpc *rpc, const struct source *src, struct piece *p)
+{
 	char params[1200], err[160];
 	json_object *logs = NULL;
-	void *rows = NULL;
-	uint64_t *nums = NULL, *times = NULL;
-	uint8_t (*hashes)[32] = NULL;
+	uint64_t *times = NULL;
 	bool *found = NULL;
-	struct block_ref *refs = NULL;
-	size_t n = 0, kept = 0, nb = 0, stored = 0;
+	size_t n, nb = 0;
 	enum rpc_rc rrc;
-	int rc = -1;
 
-	log_filter(src, from, to, params, sizeof(params));
-	rrc = rpc_call(&x->rpc, "eth_getLogs", params, &logs);
-	if (rrc == RPC_ERROR && to > from) {
-		json_object_put(logs);
-		return 1;
+	p->rc = -1;
+	log_filter(src, p->from, p->to, params, sizeof(params));
+	rrc = rpc_call(rpc, "eth_getLogs", params, &logs);
+	if (rrc == RPC_ERROR && p->to > p->from) {
+		p->rc = 1;
+		goto out;
 	}
 	if (rrc != RPC_OK || !json_object_is_type(logs, json_type_array)) {
-		snprintf(x->err, sizeof(x->err), "%s", rrc == RPC_OK ? "rpc: eth_getLogs gave no array" : x->rpc.err);
+		snprintf(p->err, sizeof(p->err), "%s", rrc == RPC_OK ? "rpc: eth_getLogs gave no array" : rpc->err);
 		goto out;
 	}
 	n = json_object_array_length(logs);
-	rows = calloc(n + 1, src->kind == SRC_ROUTED ? sizeof(struct routedboon) : sizeof(struct tipevent));
-	nums = calloc(n + 1, sizeof(*nums));
-	if (rows == NULL || nums == NULL) {
-		snprintf(x->err, sizeof(x->err), "out of memory");
+	p->rows = calloc(n + 1, row_size(src));
+	p->nums = calloc(n + 1, sizeof(*p->nums));
+	if (p->rows == NULL || p->nums == NULL) {
+		snprintf(p->err, sizeof(p->err), "out of memory");
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {
@@ -295,85 +330,265 @@ index_range(struct ix *x, uint64_t from, uint64_t to)
 		int d;
 
 		if (src->kind == SRC_ROUTED)
-			d = routedboon_decode(lg, (struct routedboon *)rows + kept, err, sizeof(err));
+			d = routedboon_decode(lg, (struct routedboon *)p->rows + p->n, err, sizeof(err));
 		else
 			d = tipev_decode(lg, src->kind == SRC_TIPS ? TIPSRC_TIPS : src->kind == SRC_ATTESTATION ?
-			    TIPSRC_ATTESTATION : TIPSRC_REGISTRY, (struct tipevent *)rows + kept, err, sizeof(err));
+			    TIPSRC_ATTESTATION : TIPSRC_REGISTRY, (struct tipevent *)p->rows + p->n, err, sizeof(err));
 		if (d < 0) {
-			snprintf(x->err, sizeof(x->err), "%s log %zu of blocks %" PRIu64 "-%" PRIu64 ": %s",
-			    src->name, i, from, to, err);
+			snprintf(p->err, sizeof(p->err), "%s log %zu of blocks %" PRIu64 "-%" PRIu64 ": %s",
+			    src->name, i, p->from, p->to, err);
 			goto out;
 		}
 		if (d > 0)
 			continue;       /* an event of no interest (another metadata key) */
-		row_block(src, rows, kept, &num, &hp, &tp);
-		if (num < from || num > to) {
-			snprintf(x->err, sizeof(x->err), "rpc: a log outside the asked range");
+		row_block(src, p->rows, p->n, &num, &hp, &tp);
+		if (num < p->from || num > p->to) {
+			snprintf(p->err, sizeof(p->err), "rpc: a log outside the asked range");
 			goto out;
 		}
-		nums[nb++] = num;
-		kept++;
+		p->nums[nb++] = num;
+		p->n++;
 	}
-	nums[nb++] = to;
-	qsort(nums, nb, sizeof(*nums), cmp_u64);
+	json_object_put(logs);
+	logs = NULL;
+	if (p->last)
+		p->nums[nb++] = p->to;
+	qsort(p->nums, nb, sizeof(*p->nums), cmp_u64);
 	{
 		size_t m = 0;
 
 		for (size_t i = 0; i < nb; i++)
-			if (m == 0 || nums[m - 1] != nums[i])
-				nums[m++] = nums[i];
+			if (m == 0 || p->nums[m - 1] != p->nums[i])
+				p->nums[m++] = p->nums[i];
 		nb = m;
 	}
-	hashes = calloc(nb, sizeof(*hashes));
-	times = calloc(nb, sizeof(*times));
-	found = calloc(nb, sizeof(*found));
-	refs = calloc(nb, sizeof(*refs));
-	if (hashes == NULL || times == NULL || found == NULL || refs == NULL) {
-		snprintf(x->err, sizeof(x->err), "out of memory");
+	p->hashes = calloc(nb + 1, sizeof(*p->hashes));
+	times = calloc(nb + 1, sizeof(*times));
+	found = calloc(nb + 1, sizeof(*found));
+	if (p->hashes == NULL || times == NULL || found == NULL) {
+		snprintf(p->err, sizeof(p->err), "out of memory");
 		goto out;
 	}
-	if (fetch_blocks(x, nums, nb, hashes, times, found) < 0)
+	if (fetch_blocks(rpc, p->nums, nb, p->hashes, times, found, p->err, sizeof(p->err)) < 0)
 		goto out;
 	/* Every log must come from the block the chain has now, else retry. */
-	for (size_t i = 0; i < kept; i++) {
+	for (size_t i = 0; i < p->n; i++) {
 		uint64_t num, *tp;
 		const uint8_t *hp;
 		size_t k = 0;
 
-		row_block(src, rows, i, &num, &hp, &tp);
-		while (nums[k] != num)
+		row_block(src, p->rows, i, &num, &hp, &tp);
+		while (p->nums[k] != num)
 			k++;
-		if (!found[k] || memcmp(hashes[k], hp, 32) != 0) {
-			snprintf(x->err, sizeof(x->err), "chain changed while reading blocks %" PRIu64 "-%"
-			    PRIu64 "; retrying", from, to);
+		if (!found[k] || memcmp(p->hashes[k], hp, 32) != 0) {
+			snprintf(p->err, sizeof(p->err), "chain changed while reading blocks %" PRIu64 "-%"
+			    PRIu64 "; retrying", p->from, p->to);
 			goto out;
 		}
 		*tp = times[k];
 	}
-	if (!found[nb - 1]) {
-		snprintf(x->err, sizeof(x->err), "rpc: block %" PRIu64 " not found", to);
+	if (p->last && !found[nb - 1]) {
+		snprintf(p->err, sizeof(p->err), "rpc: block %" PRIu64 " not found", p->to);
 		goto out;
 	}
-	for (size_t k = 0; k + 1 < nb; k++) {
-		refs[k].number = nums[k];
-		memcpy(refs[k].hash, hashes[k], 32);
+	p->nb = nb;
+	p->rc = 0;
+out:
+	json_object_put(logs);
+	free(times);
+	free(found);
+}
+
+/*
+ * A range in pieces (struct tipfeed for the tips store): the pieces are
+ * fetched in order by a thread of their own with its own RPC connection,
+ * so the next is read from the node while this one is stored.
+ */
+#define PIECES_MAX 4
+struct pieces {
+	struct tipfeed feed;       /* first: the store sees only this */
+	const struct source *src;
+	struct rpc *rpc;
+	struct piece p[PIECES_MAX];
+	size_t np;
+	pthread_mutex_t mu;
+	pthread_cond_t cv;
+	size_t ready;              /* pieces fetched (or given up on) */
+	bool stop;                 /* the range is abandoned: fetch no more */
+	void *all;                 /* the whole range once joined: rows, */
+	struct block_ref *refs;    /* the blocks seen */
+	size_t n, nrefs;
+};
+
+static void *
+fetch_pieces(void *arg)
+{
+	struct pieces *ps = arg;
+	bool failed = false;
+
+	for (size_t i = 0; i < ps->np; i++) {
+		pthread_mutex_lock(&ps->mu);
+		failed = failed || ps->stop;
+		pthread_mutex_unlock(&ps->mu);
+		if (failed) {
+			ps->p[i].rc = PIECE_SKIPPED;
+		} else {
+			fetch_piece(ps->rpc, ps->src, &ps->p[i]);
+			failed = ps->p[i].rc != 0;
+		}
+		pthread_mutex_lock(&ps->mu);
+		ps->ready = i + 1;
+		pthread_cond_broadcast(&ps->cv);
+		pthread_mutex_unlock(&ps->mu);
 	}
-	if ((src->kind == SRC_ROUTED ?
-	    store_range(&src->st, rows, kept, refs, nb - 1, to, hashes[nb - 1], &stored) :
-	    tipstore_range(&src->st, rows, kept, refs, nb - 1, to, hashes[nb - 1], &stored)) != DB_OK) {
-		db_fail(x, "storing a range");
+	return NULL;
+}
+
+/* The whole range from its pieces (once, on the first call after the last). */
+static int
+join_pieces(struct pieces *ps)
+{
+	size_t rs = row_size(ps->src), n = 0, nb = 0, k = 0;
+	const struct piece *last = &ps->p[ps->np - 1];
+
+	if (ps->all != NULL)
+		return 0;
+	for (size_t i = 0; i < ps->np; i++) {
+		n += ps->p[i].n;
+		nb += ps->p[i].nb;
+	}
+	ps->all = calloc(n + 1, rs);
+	ps->refs = calloc(nb + 1, sizeof(*ps->refs));
+	if (ps->all == NULL || ps->refs == NULL)
+		return -1;
+	for (size_t i = 0; i < ps->np; i++) {
+		const struct piece *p = &ps->p[i];
+
+		if (p->n > 0)
+			memcpy((char *)ps->all + ps->n * rs, p->rows, p->n * rs);
+		ps->n += p->n;
+		/* Every block seen but the last piece's last, `to`: that one is the checkpoint. */
+		for (size_t j = 0; j < p->nb - (p == last ? 1 : 0); j++, k++) {
+			ps->refs[k].number = p->nums[j];
+			memcpy(ps->refs[k].hash, p->hashes[j], 32);
+		}
+	}
+	ps->nrefs = k;
+	ps->feed.ev = ps->all;
+	ps->feed.n = ps->n;
+	ps->feed.blocks = ps->refs;
+	ps->feed.nb = ps->nrefs;
+	ps->feed.to = last->to;
+	ps->feed.to_hash = last->hashes[last->nb - 1];
+	return 0;
+}
+
+static int
+piece_ready(struct tipfeed *f, size_t i, const struct tipevent **ev, size_t *n)
+{
+	struct pieces *ps = (struct pieces *)f;
+	int rc;
+
+	if (i >= ps->np) {
+		pthread_mutex_lock(&ps->mu);
+		while (ps->ready < ps->np)
+			pthread_cond_wait(&ps->cv, &ps->mu);
+		pthread_mutex_unlock(&ps->mu);
+		return join_pieces(ps) == 0 ? 1 : -1;
+	}
+	pthread_mutex_lock(&ps->mu);
+	while (ps->ready <= i)
+		pthread_cond_wait(&ps->cv, &ps->mu);
+	pthread_mutex_unlock(&ps->mu);
+	rc = ps->p[i].rc;
+	*ev = ps->p[i].rows;
+	*n = ps->p[i].n;
+	return rc == 0 ? 0 : -1;
+}
+
+/*
+ * How many pieces [from, to] of src is fetched in: one, unless the source
+ * is tips-kind, the range spans enough blocks and its last range was
+ * dense (many events: the store then takes long enough to hide a fetch).
+ */
+static size_t
+piece_count(const struct source *src, uint64_t from, uint64_t to)
+{
+	if (src->kind == SRC_ROUTED || !src->dense || to - from + 1 < 2 * PIECES_MAX)
+		return 1;
+	return PIECES_MAX;
+}
+
+/*
+ * Index [from, to] of the current source. Returns 0, 1 when the range must
+ * be retried smaller (the node refused it), or -1 on error.
+ */
+static int
+index_range(struct ix *x, uint64_t from, uint64_t to)
+{
+	struct source *src = x->cur;
+	struct pieces ps = { .feed = { .piece = piece_ready }, .src = src, .rpc = &x->rpc_ahead,
+	    .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
+	uint64_t span = to - from + 1;
+	size_t stored = 0;
+	pthread_t th;
+	bool threaded = false;
+	enum db_rc drc = DB_OK;
+	int rc = -1;
+
+	ps.np = piece_count(src, from, to);
+	for (size_t i = 0; i < ps.np; i++) {
+		ps.p[i].from = from + span * i / ps.np;
+		ps.p[i].to = from + span * (i + 1) / ps.np - 1;
+	}
+	ps.p[ps.np - 1].last = true;
+	if (ps.np > 1 && pthread_create(&th, NULL, fetch_pieces, &ps) == 0) {
+		threaded = true;
+	} else {
+		/* One piece, or no thread: fetch here, over the main connection. */
+		ps.rpc = &x->rpc;
+		fetch_pieces(&ps);
+	}
+	if (src->kind == SRC_ROUTED) {
+		struct tipfeed *f = &ps.feed;
+
+		if (ps.p[0].rc == 0 && join_pieces(&ps) == 0)
+			drc = store_range(&src->st, ps.all, f->n, f->blocks, f->nb, f->to, f->to_hash, &stored);
+	} else {
+		drc = tipstore_range(&src->st, &ps.feed, &stored);
+	}
+	if (threaded) {
+		pthread_mutex_lock(&ps.mu);
+		ps.stop = true;
+		pthread_mutex_unlock(&ps.mu);
+		pthread_join(th, NULL);
+	}
+	for (size_t i = 0; i < ps.np; i++)
+		if (ps.p[i].rc == 1 || ps.p[i].rc == -1) {
+			/* A piece failed: that is the range's error, whatever the store said. */
+			if (ps.p[i].rc == 1)
+				rc = 1;
+			else
+				snprintf(x->err, sizeof(x->err), "%s", ps.p[i].err);
+			goto out;
+		}
+	if (drc != DB_OK || ps.all == NULL) {
+		if (ps.all == NULL && drc == DB_OK)
+			snprintf(x->err, sizeof(x->err), "out of memory");
+		else
+			db_fail(x, "storing a range");
 		goto out;
 	}
+	src->dense = ps.n >= DENSE_EVENTS;
 	x->indexed += stored;
 	rc = 0;
 out:
-	json_object_put(logs);
-	free(rows);
-	free(nums);
-	free(hashes);
-	free(times);
-	free(found);
-	free(refs);
+	for (size_t i = 0; i < ps.np; i++)
+		piece_free(&ps.p[i]);
+	free(ps.all);
+	free(ps.refs);
+	pthread_mutex_destroy(&ps.mu);
+	pthread_cond_destroy(&ps.cv);
 	return rc;
 }
 
@@ -399,7 +614,7 @@ step(struct ix *x, uint64_t *safe_out)
 		uint8_t h[32];
 		bool found;
 
-		if (fetch_blocks(x, &num, 1, &h, &t, &found) < 0)
+		if (fetch_blocks(&x->rpc, &num, 1, &h, &t, &found, x->err, sizeof(x->err)) < 0)
 			return -1;
 		if (!found || memcmp(h, cp.hash, 32) != 0)
 			return handle_reorg(x, cp.number);
@@ -430,6 +645,7 @@ add_source(struct ix *x, enum src_kind kind, const char *name, const struct addr
 	src->kind = kind;
 	src->name = name;
 	src->range = x->cfg->indexer_block_range;
+	src->dense = true;         /* until a range says otherwise */
 	src->backoff = BACKOFF_MIN_MS;
 	addr_format_lower(a, src->contract_text);
 	src->st = (struct store){ .db = &x->db, .chain_id = x->cfg->chain_id, .start_block = start };
@@ -476,7 +692,8 @@ main(int argc, char **argv)
 	memset(&x, 0, sizeof(x));
 	x.cfg = &cfg;
 	db_init(&x.db, &cfg);
-	if (rpc_init(&x.rpc, cfg.rpc_url, (long)cfg.rpc_timeout_ms, cfg.tls_ca_file) < 0) {
+	if (rpc_init(&x.rpc, cfg.rpc_url, (long)cfg.rpc_timeout_ms, cfg.tls_ca_file) < 0 ||
+	    rpc_init(&x.rpc_ahead, cfg.rpc_url, (long)cfg.rpc_timeout_ms, cfg.tls_ca_file) < 0) {
 		fprintf(stderr, "waymark-indexer: cannot set up HTTP\n");
 		return 1;
 	}
@@ -556,6 +773,7 @@ main(int argc, char **argv)
 		    x.indexed, dt, dt > 0 ? (double)x.indexed / dt : 0.0, safe);
 	}
 	rpc_release(&x.rpc);
+	rpc_release(&x.rpc_ahead);
 	db_close(&x.db);
 	mysql_library_end();
 	return 0;

@@ -77,14 +77,30 @@ enum db_rc store_advance(struct store *s, struct sql *q, const struct block_ref 
     uint64_t to, const uint8_t to_hash[32]);
 
 /*
+ * A tips range that arrives in pieces, in block order (indexer/main.c
+ * fetches the next piece while this one is stored). piece(f, i, &ev, &n)
+ * waits for piece i and answers 0 with its events; 1 when there is no
+ * piece i, all having arrived, and the fields below then describe the
+ * whole range; -1 when fetching failed (the range is abandoned). Pieces
+ * stay until the range is done, so a transaction run again reads them again.
+ */
+struct tipfeed {
+	int (*piece)(struct tipfeed *f, size_t i, const struct tipevent **ev, size_t *n);
+	const struct tipevent *ev;          /* every event of the range */
+	size_t n;
+	const struct block_ref *blocks;     /* the blocks seen */
+	size_t nb;
+	uint64_t to;                        /* the range's last block, and its hash */
+	const uint8_t *to_hash;
+};
+
+/*
  * Tips, attestation and registry sources (indexer/tipstore.c): the same
  * contract as store_range and store_rollback, over tip_events and the
  * tables computed from it (sql/012_tips.sql). Rows already present are
  * left alone; the private-tip amounts are never written.
  */
-enum db_rc tipstore_range(struct store *s, const struct tipevent *ev, size_t n,
-    const struct block_ref *blocks, size_t nb, uint64_t to, const uint8_t to_hash[32],
-    size_t *stored);
+enum db_rc tipstore_range(struct store *s, struct tipfeed *f, size_t *stored);
 enum db_rc tipstore_rollback(struct store *s, int64_t fork, size_t *removed);
 
 #endif

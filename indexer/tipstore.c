@@ -624,18 +624,16 @@ keys_has(const struct keys *k, uint64_t v)
 
 struct trange {
 	struct store *s;
-	const struct tipevent *ev;
+	struct tipfeed *f;
+	const struct tipevent *ev;  /* the whole range, once every piece arrived */
 	size_t n;
-	const struct block_ref *blocks;
-	size_t nb;
-	uint64_t to;
-	const uint8_t *to_hash;
 	size_t *stored;
 	struct sql q;
 };
 
+/* The events ev[0..n) of one piece. */
 static enum db_rc
-insert_events(struct trange *g, const struct keys *private_ids)
+insert_events(struct trange *g, const struct tipevent *ev, size_t n, const struct keys *private_ids)
 {
 	struct store *s = g->s;
 	struct sql *q = &g->q;
@@ -643,15 +641,15 @@ insert_events(struct trange *g, const struct keys *private_ids)
 	enum db_rc rc;
 
 	contract_bytes(s, ct);
-	for (size_t i = 0; i < g->n; i += ROWS_PER_INSERT) {
-		size_t end = i + ROWS_PER_INSERT < g->n ? i + ROWS_PER_INSERT : g->n;
+	for (size_t i = 0; i < n; i += ROWS_PER_INSERT) {
+		size_t end = i + ROWS_PER_INSERT < n ? i + ROWS_PER_INSERT : n;
 
 		sql_reset(q);
 		sql_add(q, "INSERT IGNORE INTO tip_events (chain_id, tx_hash, log_index, contract, block_number, "
 		    "block_hash, block_time, event, tip_id, handle_hash, agent_id, actor, wallet, usdc_amount, "
 		    "mint_attestation, display_handle, note, private_commitment) VALUES ");
 		for (size_t k = i; k < end; k++) {
-			const struct tipevent *e = &g->ev[k];
+			const struct tipevent *e = &ev[k];
 			char usdc[U256_DEC_MAX + 1];
 			bool hide = (e->kind == TIPEV_ESCROWED_CLAIMED || e->kind == TIPEV_ESCROWED_REFUNDED) &&
 			    keys_has(private_ids, e->tip_id);
@@ -760,11 +758,31 @@ range_body(struct db *db, void *arg)
 
 	(void)db;
 	*g->stored = 0;
-	if ((rc = private_settlements(g->s, &g->q, g->ev, g->n, &private_ids)) != DB_OK ||
-	    (rc = insert_events(g, &private_ids)) != DB_OK || (rc = insert_keys(g, true)) != DB_OK ||
-	    (rc = insert_keys(g, false)) != DB_OK ||
+	/* Each piece's events as it arrives; then what needs the whole range. */
+	for (size_t i = 0;; i++) {
+		const struct tipevent *ev;
+		size_t n;
+		int p = g->f->piece(g->f, i, &ev, &n);
+
+		if (p > 0)
+			break;
+		if (p < 0) {
+			snprintf(g->s->db->err, sizeof(g->s->db->err), "fetching the range failed");
+			rc = DB_ERROR;
+			goto out;
+		}
+		rc = private_settlements(g->s, &g->q, ev, n, &private_ids);
+		if (rc == DB_OK)
+			rc = insert_events(g, ev, n, &private_ids);
+		keys_free(&private_ids);
+		if (rc != DB_OK)
+			goto out;
+	}
+	g->ev = g->f->ev;
+	g->n = g->f->n;
+	if ((rc = insert_keys(g, true)) != DB_OK || (rc = insert_keys(g, false)) != DB_OK ||
 	    (rc = insert_names(g)) != DB_OK ||
-	    (rc = store_advance(g->s, &g->q, g->blocks, g->nb, g->to, g->to_hash)) != DB_OK)
+	    (rc = store_advance(g->s, &g->q, g->f->blocks, g->f->nb, g->f->to, g->f->to_hash)) != DB_OK)
 		goto out;
 	for (size_t i = 0; i < g->n; i++) {
 		const struct tipevent *e = &g->ev[i];
@@ -801,11 +819,9 @@ sql_big(struct sql *q)
 }
 
 enum db_rc
-tipstore_range(struct store *s, const struct tipevent *ev, size_t n, const struct block_ref *blocks,
-    size_t nb, uint64_t to, const uint8_t to_hash[32], size_t *stored)
+tipstore_range(struct store *s, struct tipfeed *f, size_t *stored)
 {
-	struct trange g = { .s = s, .ev = ev, .n = n, .blocks = blocks, .nb = nb, .to = to,
-	    .to_hash = to_hash, .stored = stored };
+	struct trange g = { .s = s, .f = f, .stored = stored };
 	enum db_rc rc = DB_ERROR;
 
 	*stored = 0;

@@ -1,0 +1,89 @@
+// A JSON-RPC proxy in front of a node that records and can fail one
+// contract's eth_getLogs calls (t/0963-tips-pieces.t).
+//
+// Usage: node t/tools/rpc-faults.mjs --upstream URL --port P --address 0x.. --log FILE
+//          [--fail-from N] [--max-span S]
+//   Every request goes to the upstream unchanged, except single (not
+//   batched) eth_getLogs calls whose filter address is --address. Each of
+//   those is appended to FILE as "<fromBlock> <toBlock> <outcome>" (decimal;
+//   outcome ok, refused or failed), and:
+//   --fail-from N  the Nth such call and every later one get HTTP 500 (a
+//                  transport failure to the indexer, not an answer);
+//   --max-span S   a call spanning more than S blocks gets a JSON-RPC error,
+//                  as nodes refuse ranges with too many results.
+//   Prints "listening" once ready.
+import { appendFileSync } from 'node:fs';
+import http from 'node:http';
+
+const args = {};
+for (let i = 2; i < process.argv.length; i += 2) {
+  const k = process.argv[i];
+  if (!k.startsWith('--') || i + 1 >= process.argv.length) {
+    console.error(`rpc-faults: bad argument ${k}`);
+    process.exit(2);
+  }
+  args[k.slice(2)] = process.argv[i + 1];
+}
+for (const k of ['upstream', 'port', 'address', 'log']) {
+  if (args[k] === undefined) {
+    console.error(`rpc-faults: missing --${k}`);
+    process.exit(2);
+  }
+}
+const upstream = new URL(args.upstream);
+const address = args.address.toLowerCase();
+const failFrom = args['fail-from'] === undefined ? Infinity : Number(args['fail-from']);
+const maxSpan = args['max-span'] === undefined ? Infinity : Number(args['max-span']);
+let calls = 0;
+
+function forward(body, res) {
+  const req = http.request(
+    { hostname: upstream.hostname, port: upstream.port, path: upstream.pathname, method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } },
+    (up) => {
+      res.writeHead(up.statusCode, { 'Content-Type': 'application/json' });
+      up.pipe(res);
+    });
+  req.on('error', () => {
+    res.writeHead(502);
+    res.end();
+  });
+  req.end(body);
+}
+
+http.createServer((req, res) => {
+  const chunks = [];
+  req.on('data', (c) => chunks.push(c));
+  req.on('end', () => {
+    const body = Buffer.concat(chunks).toString();
+    let msg;
+    try {
+      msg = JSON.parse(body);
+    } catch {
+      forward(body, res);
+      return;
+    }
+    const filter = !Array.isArray(msg) && msg.method === 'eth_getLogs' ? msg.params?.[0] : undefined;
+    if (filter === undefined || String(filter.address).toLowerCase() !== address) {
+      forward(body, res);
+      return;
+    }
+    calls++;
+    const from = Number(BigInt(filter.fromBlock));
+    const to = Number(BigInt(filter.toBlock));
+    let outcome = 'ok';
+    if (calls >= failFrom) outcome = 'failed';
+    else if (to - from + 1 > maxSpan) outcome = 'refused';
+    appendFileSync(args.log, `${from} ${to} ${outcome}\n`);
+    if (outcome === 'failed') {
+      res.writeHead(500, { 'Content-Type': 'text/plain' });
+      res.end('injected failure\n');
+    } else if (outcome === 'refused') {
+      res.writeHead(200, { 'Content-Type': 'application/json' });
+      res.end(JSON.stringify({ jsonrpc: '2.0', id: msg.id,
+        error: { code: -32005, message: `query exceeds ${maxSpan} blocks (injected)` } }));
+    } else {
+      forward(body, res);
+    }
+  });
+}).listen(Number(args.port), '127.0.0.1', () => console.log('listening'));
