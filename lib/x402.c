@@ -533,7 +533,7 @@ x402_auth_logs(json_object *logs, char tx[67])
 	    !json_object_is_type(h, json_type_string) || json_object_get_string_len(h) != 66 ||
 	    hex_decode_fixed(json_object_get_string(h), 66, hash, 32, true) < 0)
 		return -1;
-	memcpy(tx, json_object_get_string(h), 67);
+	hex_encode(hash, 32, tx);   /* "0x" and lowercase, whatever case the node wrote */
 	return 1;
 }
 

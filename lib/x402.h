@@ -129,7 +129,7 @@ enum x402_auth_state {
  * How x402_authorization_state reads the node's replies (untrusted; any
  * member may be missing or of another type). x402_auth_logs reads the
  * eth_getLogs result of AuthorizationUsed/AuthorizationCanceled: 0 when
- * the first log is a cancelation, 1 with its transaction hash (0x + 64
+ * the first log is a cancelation, 1 with its transaction hash (0x + 64 lowercase
  * hex digits) in tx when it is a use, -1 when it says neither.
  * x402_receipt_transfer reads an eth_getTransactionReceipt result: 1 when
  * one of its logs is token's Transfer(p->from, p->to, p->value), 0 when
