@@ -272,6 +272,9 @@ struct piece {
 	uint64_t *nums;            /* distinct blocks of its logs, ascending, then `to` when last */
 	uint8_t (*hashes)[32];     /* their hashes */
 	size_t nb;
+	bool recheck;              /* (last piece) re-read block recheck_num after its own: */
+	uint64_t recheck_num;      /* the highest block with logs of the earlier pieces, */
+	uint8_t recheck_hash[32];  /* whose hash they read */
 	int rc;                    /* 0; 1: the node refused it (retry smaller); -1: failed;
 	                            * PIECE_SKIPPED: not fetched, the range being abandoned */
 	char err[600];
@@ -391,6 +394,24 @@ fetch_piece(struct rpc *rpc, const struct source *src, struct piece *p)
 		snprintf(p->err, sizeof(p->err), "rpc: block %" PRIu64 " not found", p->to);
 		goto out;
 	}
+	/*
+	 * The earlier pieces read their blocks a while ago: their highest
+	 * block with logs must still be the chain's (its hash commits to every
+	 * block below it), else a reorg in between would go unnoticed.
+	 */
+	if (p->recheck) {
+		uint8_t h[32];
+		uint64_t t;
+		bool f;
+
+		if (fetch_blocks(rpc, &p->recheck_num, 1, &h, &t, &f, p->err, sizeof(p->err)) < 0)
+			goto out;
+		if (!f || memcmp(h, p->recheck_hash, 32) != 0) {
+			snprintf(p->err, sizeof(p->err), "chain changed while reading blocks %" PRIu64 "-%"
+			    PRIu64 "; retrying", p->recheck_num, p->to);
+			goto out;
+		}
+	}
 	p->nb = nb;
 	p->rc = 0;
 out:
@@ -415,6 +436,8 @@ struct pieces {
 	pthread_cond_t cv;
 	size_t ready;              /* pieces fetched (or given up on) */
 	bool stop;                 /* the range is abandoned: fetch no more */
+	bool fed_failure;          /* the store was told a piece failed (main thread) */
+	bool join_failed;          /* joining the pieces ran out of memory (main thread) */
 	void *all;                 /* the whole range once joined: rows, */
 	struct block_ref *refs;    /* the blocks seen */
 	size_t n, nrefs;
@@ -433,7 +456,15 @@ fetch_pieces(void *arg)
 		if (failed) {
 			ps->p[i].rc = PIECE_SKIPPED;
 		} else {
-			fetch_piece(ps->rpc, ps->src, &ps->p[i]);
+			struct piece *p = &ps->p[i];
+
+			for (size_t j = 0; p->last && j < i; j++)
+				if (ps->p[j].nb > 0 && (!p->recheck || ps->p[j].nums[ps->p[j].nb - 1] > p->recheck_num)) {
+					p->recheck = true;
+					p->recheck_num = ps->p[j].nums[ps->p[j].nb - 1];
+					memcpy(p->recheck_hash, ps->p[j].hashes[ps->p[j].nb - 1], 32);
+				}
+			fetch_piece(ps->rpc, ps->src, p);
 			failed = ps->p[i].rc != 0;
 		}
 		pthread_mutex_lock(&ps->mu);
@@ -450,6 +481,8 @@ join_pieces(struct pieces *ps)
 {
 	size_t rs = row_size(ps->src), n = 0, nb = 0, k = 0;
 	const struct piece *last = &ps->p[ps->np - 1];
+	void *all;
+	struct block_ref *refs;
 
 	if (ps->all != NULL)
 		return 0;
@@ -457,10 +490,15 @@ join_pieces(struct pieces *ps)
 		n += ps->p[i].n;
 		nb += ps->p[i].nb;
 	}
-	ps->all = calloc(n + 1, rs);
-	ps->refs = calloc(nb + 1, sizeof(*ps->refs));
-	if (ps->all == NULL || ps->refs == NULL)
+	all = calloc(n + 1, rs);
+	refs = calloc(nb + 1, sizeof(*refs));
+	if (all == NULL || refs == NULL) {
+		free(all);
+		free(refs);
 		return -1;
+	}
+	ps->all = all;
+	ps->refs = refs;
 	for (size_t i = 0; i < ps->np; i++) {
 		const struct piece *p = &ps->p[i];
 
@@ -494,7 +532,10 @@ piece_ready(struct tipfeed *f, size_t i, const struct tipevent **ev, size_t *n)
 		while (ps->ready < ps->np)
 			pthread_cond_wait(&ps->cv, &ps->mu);
 		pthread_mutex_unlock(&ps->mu);
-		return join_pieces(ps) == 0 ? 1 : -1;
+		if (join_pieces(ps) == 0)
+			return 1;
+		ps->join_failed = true;
+		return -1;
 	}
 	pthread_mutex_lock(&ps->mu);
 	while (ps->ready <= i)
@@ -503,6 +544,8 @@ piece_ready(struct tipfeed *f, size_t i, const struct tipevent **ev, size_t *n)
 	rc = ps->p[i].rc;
 	*ev = ps->p[i].rows;
 	*n = ps->p[i].n;
+	if (rc != 0)
+		ps->fed_failure = true;
 	return rc == 0 ? 0 : -1;
 }
 
@@ -527,15 +570,16 @@ static int
 index_range(struct ix *x, uint64_t from, uint64_t to)
 {
 	struct source *src = x->cur;
-	struct pieces ps = { .feed = { .piece = piece_ready }, .src = src, .rpc = &x->rpc_ahead,
-	    .mu = PTHREAD_MUTEX_INITIALIZER, .cv = PTHREAD_COND_INITIALIZER };
+	struct pieces ps = { .feed = { .piece = piece_ready }, .src = src, .rpc = &x->rpc_ahead };
 	uint64_t span = to - from + 1;
 	size_t stored = 0;
 	pthread_t th;
-	bool threaded = false;
+	bool threaded = false, tried = false, joined = true;
 	enum db_rc drc = DB_OK;
 	int rc = -1;
 
+	pthread_mutex_init(&ps.mu, NULL);
+	pthread_cond_init(&ps.cv, NULL);
 	ps.np = piece_count(src, from, to);
 	for (size_t i = 0; i < ps.np; i++) {
 		ps.p[i].from = from + span * i / ps.np;
@@ -549,12 +593,21 @@ index_range(struct ix *x, uint64_t from, uint64_t to)
 		ps.rpc = &x->rpc;
 		fetch_pieces(&ps);
 	}
-	if (src->kind == SRC_ROUTED) {
+	/*
+	 * Store unless the fetch, done already, failed. With a thread, the
+	 * tips store takes each piece as it comes; its transaction stays open
+	 * while it waits for the next (docs/ARCHITECTURE.md, Indexer).
+	 */
+	if (!threaded && ps.p[ps.np - 1].rc != 0) {
+		/* nothing to store */
+	} else if (src->kind == SRC_ROUTED) {
 		struct tipfeed *f = &ps.feed;
 
-		if (ps.p[0].rc == 0 && join_pieces(&ps) == 0)
+		tried = true;
+		if ((joined = join_pieces(&ps) == 0))
 			drc = store_range(&src->st, ps.all, f->n, f->blocks, f->nb, f->to, f->to_hash, &stored);
 	} else {
+		tried = true;
 		drc = tipstore_range(&src->st, &ps.feed, &stored);
 	}
 	if (threaded) {
@@ -563,20 +616,26 @@ index_range(struct ix *x, uint64_t from, uint64_t to)
 		pthread_mutex_unlock(&ps.mu);
 		pthread_join(th, NULL);
 	}
-	for (size_t i = 0; i < ps.np; i++)
+	/*
+	 * A piece's failure is the range's error when the store did not run or
+	 * stopped for it; a piece that failed after the store had failed on
+	 * its own does not hide the database's error.
+	 */
+	for (size_t i = 0; i < ps.np && (!tried || ps.fed_failure); i++)
 		if (ps.p[i].rc == 1 || ps.p[i].rc == -1) {
-			/* A piece failed: that is the range's error, whatever the store said. */
 			if (ps.p[i].rc == 1)
 				rc = 1;
 			else
 				snprintf(x->err, sizeof(x->err), "%s", ps.p[i].err);
 			goto out;
 		}
-	if (drc != DB_OK || ps.all == NULL) {
-		if (ps.all == NULL && drc == DB_OK)
-			snprintf(x->err, sizeof(x->err), "out of memory");
-		else
-			db_fail(x, "storing a range");
+	if (!joined || ps.join_failed) {
+		snprintf(x->err, sizeof(x->err), "out of memory joining the pieces of blocks %" PRIu64 "-%" PRIu64,
+		    from, to);
+		goto out;
+	}
+	if (drc != DB_OK) {
+		db_fail(x, "storing a range");
 		goto out;
 	}
 	src->dense = ps.n >= DENSE_EVENTS;
