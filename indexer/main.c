@@ -291,12 +291,6 @@ piece_free(struct piece *p)
 	p->hashes = NULL;
 }
 
-static size_t
-row_size(const struct source *src)
-{
-	return src->kind == SRC_ROUTED ? sizeof(struct routedboon) : sizeof(struct tipevent);
-}
-
 /* Fetch piece p of src over rpc; p->rc and p->err say how it went. */
 static void
 fetch_piece(struct rpc *rpc, const struct source *src, struct piece *p)
@@ -320,7 +314,7 @@ fetch_piece(struct rpc *rpc, const struct source *src, struct piece *p)
 		goto out;
 	}
 	n = json_object_array_length(logs);
-	p->rows = calloc(n + 1, row_size(src));
+	p->rows = calloc(n + 1, src->kind == SRC_ROUTED ? sizeof(struct routedboon) : sizeof(struct tipevent));
 	p->nums = calloc(n + 1, sizeof(*p->nums));
 	if (p->rows == NULL || p->nums == NULL) {
 		snprintf(p->err, sizeof(p->err), "out of memory");
@@ -438,9 +432,7 @@ struct pieces {
 	bool stop;                 /* the range is abandoned: fetch no more */
 	bool fed_failure;          /* the store was told a piece failed (main thread) */
 	bool join_failed;          /* joining the pieces ran out of memory (main thread) */
-	void *all;                 /* the whole range once joined: rows, */
-	struct block_ref *refs;    /* the blocks seen */
-	size_t n, nrefs;
+	struct block_ref *refs;    /* the blocks seen, once joined */
 };
 
 static void *
@@ -458,8 +450,9 @@ fetch_pieces(void *arg)
 		} else {
 			struct piece *p = &ps->p[i];
 
-			for (size_t j = 0; p->last && j < i; j++)
-				if (ps->p[j].nb > 0 && (!p->recheck || ps->p[j].nums[ps->p[j].nb - 1] > p->recheck_num)) {
+			/* The pieces ascend: the latest earlier one with logs has the highest block. */
+			for (size_t j = i; p->last && j-- > 0 && !p->recheck;)
+				if (ps->p[j].nb > 0) {
 					p->recheck = true;
 					p->recheck_num = ps->p[j].nums[ps->p[j].nb - 1];
 					memcpy(p->recheck_hash, ps->p[j].hashes[ps->p[j].nb - 1], 32);
@@ -475,47 +468,33 @@ fetch_pieces(void *arg)
 	return NULL;
 }
 
-/* The whole range from its pieces (once, on the first call after the last). */
+/*
+ * The whole range's blocks from its pieces (once, on the first call after
+ * the last): every block seen but the last piece's last, `to`, which is
+ * the checkpoint. The events stay in their pieces.
+ */
 static int
 join_pieces(struct pieces *ps)
 {
-	size_t rs = row_size(ps->src), n = 0, nb = 0, k = 0;
 	const struct piece *last = &ps->p[ps->np - 1];
-	void *all;
-	struct block_ref *refs;
+	size_t nb = 0, k = 0;
 
-	if (ps->all != NULL)
+	if (ps->refs != NULL)
 		return 0;
-	for (size_t i = 0; i < ps->np; i++) {
-		n += ps->p[i].n;
+	for (size_t i = 0; i < ps->np; i++)
 		nb += ps->p[i].nb;
-	}
-	all = calloc(n + 1, rs);
-	refs = calloc(nb + 1, sizeof(*refs));
-	if (all == NULL || refs == NULL) {
-		free(all);
-		free(refs);
+	if ((ps->refs = calloc(nb + 1, sizeof(*ps->refs))) == NULL)
 		return -1;
-	}
-	ps->all = all;
-	ps->refs = refs;
 	for (size_t i = 0; i < ps->np; i++) {
 		const struct piece *p = &ps->p[i];
 
-		if (p->n > 0)
-			memcpy((char *)ps->all + ps->n * rs, p->rows, p->n * rs);
-		ps->n += p->n;
-		/* Every block seen but the last piece's last, `to`: that one is the checkpoint. */
 		for (size_t j = 0; j < p->nb - (p == last ? 1 : 0); j++, k++) {
 			ps->refs[k].number = p->nums[j];
 			memcpy(ps->refs[k].hash, p->hashes[j], 32);
 		}
 	}
-	ps->nrefs = k;
-	ps->feed.ev = ps->all;
-	ps->feed.n = ps->n;
 	ps->feed.blocks = ps->refs;
-	ps->feed.nb = ps->nrefs;
+	ps->feed.nb = k;
 	ps->feed.to = last->to;
 	ps->feed.to_hash = last->hashes[last->nb - 1];
 	return 0;
@@ -572,7 +551,7 @@ index_range(struct ix *x, uint64_t from, uint64_t to)
 	struct source *src = x->cur;
 	struct pieces ps = { .feed = { .piece = piece_ready }, .src = src, .rpc = &x->rpc_ahead };
 	uint64_t span = to - from + 1;
-	size_t stored = 0;
+	size_t stored = 0, events = 0;
 	pthread_t th;
 	bool threaded = false, tried = false, joined = true;
 	enum db_rc drc = DB_OK;
@@ -603,9 +582,11 @@ index_range(struct ix *x, uint64_t from, uint64_t to)
 	} else if (src->kind == SRC_ROUTED) {
 		struct tipfeed *f = &ps.feed;
 
+		/* One piece always (piece_count): its rows are the range's. */
 		tried = true;
 		if ((joined = join_pieces(&ps) == 0))
-			drc = store_range(&src->st, ps.all, f->n, f->blocks, f->nb, f->to, f->to_hash, &stored);
+			drc = store_range(&src->st, ps.p[0].rows, ps.p[0].n, f->blocks, f->nb, f->to, f->to_hash,
+			    &stored);
 	} else {
 		tried = true;
 		drc = tipstore_range(&src->st, &ps.feed, &stored);
@@ -638,13 +619,14 @@ index_range(struct ix *x, uint64_t from, uint64_t to)
 		db_fail(x, "storing a range");
 		goto out;
 	}
-	src->dense = ps.n >= DENSE_EVENTS;
+	for (size_t i = 0; i < ps.np; i++)
+		events += ps.p[i].n;
+	src->dense = events >= DENSE_EVENTS;
 	x->indexed += stored;
 	rc = 0;
 out:
 	for (size_t i = 0; i < ps.np; i++)
 		piece_free(&ps.p[i]);
-	free(ps.all);
 	free(ps.refs);
 	pthread_mutex_destroy(&ps.mu);
 	pthread_cond_destroy(&ps.cv);

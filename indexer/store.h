@@ -81,13 +81,12 @@ enum db_rc store_advance(struct store *s, struct sql *q, const struct block_ref 
  * fetches the next piece while this one is stored). piece(f, i, &ev, &n)
  * waits for piece i and answers 0 with its events; 1 when there is no
  * piece i, all having arrived, and the fields below then describe the
- * whole range; -1 when fetching failed (the range is abandoned). Pieces
- * stay until the range is done, so a transaction run again reads them again.
+ * whole range's blocks; -1 when fetching failed (the range is abandoned).
+ * Pieces stay until the range is done, so a transaction run again reads
+ * them again.
  */
 struct tipfeed {
 	int (*piece)(struct tipfeed *f, size_t i, const struct tipevent **ev, size_t *n);
-	const struct tipevent *ev;          /* every event of the range */
-	size_t n;
 	const struct block_ref *blocks;     /* the blocks seen */
 	size_t nb;
 	uint64_t to;                        /* the range's last block, and its hash */

@@ -48,6 +48,15 @@
 	e ".chain_id = " k ".chain_id AND " e ".tx_hash = " k ".tx_hash AND " e ".log_index = " k ".log_index"
 #define LINK_EVENTS(k, e) KEYED_EVENTS("tip_link_keys", k, e)
 #define AGENT_EVENTS(k, e) KEYED_EVENTS("tip_agent_keys", k, e)
+/*
+ * Delete the keys in table (filed by column col) of this contract's events
+ * above a block: each event found by block, then its key by primary key.
+ * Takes the chain, the contract and the block.
+ */
+#define KEYS_ABOVE(table, col)                                                      \
+	"DELETE k FROM tip_events e FORCE INDEX (by_block) STRAIGHT_JOIN " table " k FORCE INDEX (PRIMARY) " \
+	"ON k.chain_id = e.chain_id AND k." col " = e." col " AND k.tx_hash = e.tx_hash "         \
+	"AND k.log_index = e.log_index WHERE e.chain_id = ? AND e.contract = ? AND e.block_number > ?"
 
 /* Amounts burned by the tipper (docs/PROTOCOL.md, Tips). */
 #define PRIVATE_TIP_BURN "500000000000000000000000"
@@ -625,8 +634,6 @@ keys_has(const struct keys *k, uint64_t v)
 struct trange {
 	struct store *s;
 	struct tipfeed *f;
-	const struct tipevent *ev;  /* the whole range, once every piece arrived */
-	size_t n;
 	size_t *stored;
 	struct sql q;
 };
@@ -684,12 +691,12 @@ insert_events(struct trange *g, const struct tipevent *ev, size_t n, const struc
 }
 
 /*
- * The keys of the range's link events (links) or registry events (else)
+ * The keys of a piece's link events (links) or registry events (else)
  * (sql/015_tip_event_keys.sql), INSERT IGNORE like the events, so a range
  * read twice stores them once.
  */
 static enum db_rc
-insert_keys(struct trange *g, bool links)
+insert_keys(struct trange *g, const struct tipevent *ev, size_t n, bool links)
 {
 	struct sql *q = &g->q;
 	bool any = false;
@@ -699,8 +706,8 @@ insert_keys(struct trange *g, bool links)
 		sql_add(q, "INSERT IGNORE INTO tip_link_keys (chain_id, handle_hash, tx_hash, log_index) VALUES ");
 	else
 		sql_add(q, "INSERT IGNORE INTO tip_agent_keys (chain_id, agent_id, tx_hash, log_index) VALUES ");
-	for (size_t i = 0; i < g->n; i++) {
-		const struct tipevent *e = &g->ev[i];
+	for (size_t i = 0; i < n; i++) {
+		const struct tipevent *e = &ev[i];
 		bool link = (e->kind == TIPEV_LINKED || e->kind == TIPEV_RELINKED) && e->has_handle_hash;
 		bool agent = (e->kind == TIPEV_AGENT_REGISTERED || e->kind == TIPEV_AGENT_TRANSFER ||
 		    e->kind == TIPEV_AGENT_WALLET_SET) && e->has_agent_id;
@@ -717,17 +724,17 @@ insert_keys(struct trange *g, bool links)
 	return any ? db_exec(g->s->db, q) : DB_OK;
 }
 
-/* Handle preimages: canonical display handles, and agent:<id> of registrations. */
+/* A piece's handle preimages: canonical display handles, and agent:<id> of registrations. */
 static enum db_rc
-insert_names(struct trange *g)
+insert_names(struct trange *g, const struct tipevent *ev, size_t n)
 {
 	struct sql *q = &g->q;
 	bool any = false;
 
 	sql_reset(q);
 	sql_add(q, "INSERT IGNORE INTO handle_names (handle_hash, handle) VALUES ");
-	for (size_t i = 0; i < g->n; i++) {
-		const struct tipevent *e = &g->ev[i];
+	for (size_t i = 0; i < n; i++) {
+		const struct tipevent *e = &ev[i];
 		char name[6 + TIPEV_AGENT_ID_MAX + 1];
 		uint8_t hh[32];
 
@@ -748,6 +755,30 @@ insert_names(struct trange *g)
 	return any ? db_exec(g->s->db, q) : DB_OK;
 }
 
+/* The keys a piece's events touch, into t. */
+static void
+note_touched(struct touched *t, const struct tipevent *ev, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		const struct tipevent *e = &ev[i];
+
+		if (e->has_tip_id)
+			keys_u64(&t->tips, e->tip_id);
+		if (e->has_tip_id && tipev_creates_tip(e->kind)) {
+			keys_u64(&t->created, e->tip_id);
+			t->lo = e->block_number < t->lo ? e->block_number : t->lo;
+			t->hi = e->block_number > t->hi ? e->block_number : t->hi;
+		}
+		if (e->has_tip_id && (e->kind == TIPEV_ATTESTATION_MINTED || e->kind == TIPEV_ATTESTATION_BURNED))
+			keys_u64(&t->attest, e->tip_id);
+		if (e->kind == TIPEV_LINKED || e->kind == TIPEV_RELINKED)
+			keys_hex(&t->links, e->handle_hash, 32);
+		if (e->kind == TIPEV_AGENT_REGISTERED || e->kind == TIPEV_AGENT_TRANSFER ||
+		    e->kind == TIPEV_AGENT_WALLET_SET)
+			keys_add(&t->agents, e->agent_id);
+	}
+}
+
 static enum db_rc
 range_body(struct db *db, void *arg)
 {
@@ -758,7 +789,7 @@ range_body(struct db *db, void *arg)
 
 	(void)db;
 	*g->stored = 0;
-	/* Each piece's events as it arrives; then what needs the whole range. */
+	/* Each piece's rows as it arrives; then the checkpoint and the derived tables. */
 	for (size_t i = 0;; i++) {
 		const struct tipevent *ev;
 		size_t n;
@@ -775,34 +806,13 @@ range_body(struct db *db, void *arg)
 		if (rc == DB_OK)
 			rc = insert_events(g, ev, n, &private_ids);
 		keys_free(&private_ids);
-		if (rc != DB_OK)
+		if (rc != DB_OK || (rc = insert_keys(g, ev, n, true)) != DB_OK ||
+		    (rc = insert_keys(g, ev, n, false)) != DB_OK || (rc = insert_names(g, ev, n)) != DB_OK)
 			goto out;
+		note_touched(&t, ev, n);
 	}
-	g->ev = g->f->ev;
-	g->n = g->f->n;
-	if ((rc = insert_keys(g, true)) != DB_OK || (rc = insert_keys(g, false)) != DB_OK ||
-	    (rc = insert_names(g)) != DB_OK ||
-	    (rc = store_advance(g->s, &g->q, g->f->blocks, g->f->nb, g->f->to, g->f->to_hash)) != DB_OK)
-		goto out;
-	for (size_t i = 0; i < g->n; i++) {
-		const struct tipevent *e = &g->ev[i];
-
-		if (e->has_tip_id)
-			keys_u64(&t.tips, e->tip_id);
-		if (e->has_tip_id && tipev_creates_tip(e->kind)) {
-			keys_u64(&t.created, e->tip_id);
-			t.lo = e->block_number < t.lo ? e->block_number : t.lo;
-			t.hi = e->block_number > t.hi ? e->block_number : t.hi;
-		}
-		if (e->has_tip_id && (e->kind == TIPEV_ATTESTATION_MINTED || e->kind == TIPEV_ATTESTATION_BURNED))
-			keys_u64(&t.attest, e->tip_id);
-		if (e->kind == TIPEV_LINKED || e->kind == TIPEV_RELINKED)
-			keys_hex(&t.links, e->handle_hash, 32);
-		if (e->kind == TIPEV_AGENT_REGISTERED || e->kind == TIPEV_AGENT_TRANSFER ||
-		    e->kind == TIPEV_AGENT_WALLET_SET)
-			keys_add(&t.agents, e->agent_id);
-	}
-	rc = refresh(g->s, &g->q, &t);
+	if ((rc = store_advance(g->s, &g->q, g->f->blocks, g->f->nb, g->f->to, g->f->to_hash)) == DB_OK)
+		rc = refresh(g->s, &g->q, &t);
 out:
 	touched_free(&t);
 	keys_free(&private_ids);
@@ -896,20 +906,17 @@ unwind_body(struct db *db, void *arg)
 	for (size_t i = 0; i < t.tips.n; i++)
 		keys_add(&t.attest, t.tips.v[i]);
 	/* The keys of the events about to go, found from the events (sql/015_tip_event_keys.sql). */
-	sql_reset(q);
-	sql_add(q, "DELETE k FROM tip_events e FORCE INDEX (by_block) STRAIGHT_JOIN tip_link_keys k FORCE INDEX (PRIMARY) "
-	    "ON k.chain_id = e.chain_id AND k.handle_hash = e.handle_hash AND k.tx_hash = e.tx_hash "
-	    "AND k.log_index = e.log_index WHERE e.chain_id = ? AND e.contract = ? AND e.block_number > ?",
-	    SQL_U64(s->chain_id), SQL_BYTES(ct, 20), SQL_I64(u->fork));
-	if ((rc = db_exec(s->db, q)) != DB_OK)
-		goto out;
-	sql_reset(q);
-	sql_add(q, "DELETE k FROM tip_events e FORCE INDEX (by_block) STRAIGHT_JOIN tip_agent_keys k FORCE INDEX (PRIMARY) "
-	    "ON k.chain_id = e.chain_id AND k.agent_id = e.agent_id AND k.tx_hash = e.tx_hash "
-	    "AND k.log_index = e.log_index WHERE e.chain_id = ? AND e.contract = ? AND e.block_number > ?",
-	    SQL_U64(s->chain_id), SQL_BYTES(ct, 20), SQL_I64(u->fork));
-	if ((rc = db_exec(s->db, q)) != DB_OK)
-		goto out;
+	for (int links = 1; links >= 0; links--) {
+		sql_reset(q);
+		if (links)
+			sql_add(q, KEYS_ABOVE("tip_link_keys", "handle_hash"), SQL_U64(s->chain_id), SQL_BYTES(ct, 20),
+			    SQL_I64(u->fork));
+		else
+			sql_add(q, KEYS_ABOVE("tip_agent_keys", "agent_id"), SQL_U64(s->chain_id), SQL_BYTES(ct, 20),
+			    SQL_I64(u->fork));
+		if ((rc = db_exec(s->db, q)) != DB_OK)
+			goto out;
+	}
 	sql_reset(q);
 	sql_add(q, "DELETE FROM tip_events WHERE chain_id = ? AND contract = ? AND block_number > ?",
 	    SQL_U64(s->chain_id), SQL_BYTES(ct, 20), SQL_I64(u->fork));
