@@ -732,7 +732,7 @@ main(int argc, char **argv)
 	}
 	memset(&x, 0, sizeof(x));
 	x.cfg = &cfg;
-	db_init(&x.db, &cfg);
+	db_init_sole_writer(&x.db, &cfg);
 	if (rpc_init(&x.rpc, cfg.rpc_url, (long)cfg.rpc_timeout_ms, cfg.tls_ca_file) < 0 ||
 	    rpc_init(&x.rpc_ahead, cfg.rpc_url, (long)cfg.rpc_timeout_ms, cfg.tls_ca_file) < 0) {
 		fprintf(stderr, "waymark-indexer: cannot set up HTTP\n");

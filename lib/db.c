@@ -25,6 +25,13 @@ db_init_script(struct db *d, const struct config *cfg)
 }
 
 void
+db_init_sole_writer(struct db *d, const struct config *cfg)
+{
+	db_init(d, cfg);
+	d->read_committed = true;
+}
+
+void
 db_close(struct db *d)
 {
 	if (d->my) {
@@ -69,7 +76,8 @@ db_connect(struct db *d)
 	}
 	/* sql.h escapes for exactly this: utf8mb4, and backslash escapes on. */
 	if (mysql_query(d->my, "SET time_zone = '+00:00', sql_mode = 'STRICT_ALL_TABLES,"
-	    "NO_ZERO_DATE,NO_ZERO_IN_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION'") != 0) {
+	    "NO_ZERO_DATE,NO_ZERO_IN_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION'") != 0 ||
+	    (d->read_committed && mysql_query(d->my, "SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED") != 0)) {
 		keep_error(d);
 		db_close(d);
 		return DB_UNAVAILABLE;

@@ -36,6 +36,7 @@ struct db {
 	bool in_txn;
 	bool aborted;     /* the server aborted the open transaction: DB_RETRY until rollback */
 	bool script;      /* db_init_script: CLIENT_MULTI_STATEMENTS */
+	bool read_committed; /* db_init_sole_writer: transactions at READ COMMITTED */
 	char err[256];    /* last error text, for logs only (never to clients) */
 };
 
@@ -48,6 +49,15 @@ void db_init(struct db *d, const struct config *cfg);
  * does, so a statement can never carry a second one.
  */
 void db_init_script(struct db *d, const struct config *cfg);
+
+/*
+ * The same for the indexer, the sole writer of every table it reads: its
+ * transactions run at READ COMMITTED, so an INSERT ... SELECT reads its
+ * source rows without locking each one, as it does under REPEATABLE READ.
+ * With no other writer, each statement sees what a REPEATABLE READ
+ * snapshot would (docs/ARCHITECTURE.md, Indexer).
+ */
+void db_init_sole_writer(struct db *d, const struct config *cfg);
 
 /* Run a whole migration file (several statements); only on a db_init_script connection. */
 enum db_rc db_exec_script(struct db *d, const char *text);
