@@ -19,6 +19,7 @@
  * multiwatch, TERM sent to the workers themselves is a rolling restart:
  * each is replaced as it exits.
  */
+#define _GNU_SOURCE   /* accept4 */
 #include <errno.h>
 #include <inttypes.h>
 #include <limits.h>
@@ -28,6 +29,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/epoll.h>
 #include <sys/socket.h>
 #include <sys/un.h>
 #include <time.h>
@@ -175,125 +177,99 @@ write_resp(FCGX_Stream *out, const struct resp *w, bool head_only)
 		FCGX_PutStr(w->body.p, (int)w->body.len, out);
 }
 
-struct turns;
-
 /* What one serving thread owns; the shared parts are pointers. */
 struct server {
 	pthread_t tid;
 	bool started;
-	atomic_bool in_accept;          /* blocked (or about to block) in accept() */
+	atomic_bool in_accept;          /* blocked (or about to block) waiting for a request */
 	atomic_bool done;
 	int fd;                         /* the listening socket (shared) */
+	int epfd;                       /* the thread's own epoll set, or -1: libfcgi's accept */
 	bool unix_sock;
 	const struct config *cfg;
 	struct admit *pay_admit;        /* shared by the process's threads */
-	struct turns *turns;            /* NULL: the kernel's accept order */
-	pthread_cond_t wake;            /* signalled when handed the turn */
-	bool my_turn;                   /* under turns->mu */
 };
 
 static atomic_bool stopping;
 static atomic_bool accept_failed;   /* a thread's accept() failed: exit 1 */
 
 /*
- * Turns to accept, in the remote pool: one thread at a time waits in
- * accept(), and when it gets a request it hands the turn to the thread
- * that went idle most recently (a stack), where the kernel would wake the
- * one idle longest. A light load then keeps using the same few threads,
- * whose keep-alive connections to the facilitator and the chain node (with
- * a TLS session each, when remote) are still open, rather than spreading
- * over every thread and outliving the servers' idle timeouts, so that each
- * payment opens a connection. The free pool keeps no remote connection
- * and keeps the kernel's order: no hand-off on its hot path.
- *
- * A thread queues for its next turn before its answer goes out
- * (turn_queue, then turn_wait once it is sent), so a client that sends its
- * next request as soon as it has the answer (a paid retry after its 402)
- * finds that thread on top of the stack, not a colder one under it.
+ * The remote pool's accept order. The kernel wakes the thread that has
+ * waited longest in accept(), which spreads a light load over every
+ * thread, so that each keep-alive connection to the facilitator and the
+ * chain node idles past the server's timeout and every payment opens a new
+ * one. Instead, each thread of the remote pool waits in an epoll set of its
+ * own holding the listening socket with EPOLLEXCLUSIVE: the kernel then
+ * wakes the first waiting thread in the order the sets were registered
+ * (this process's threads in order, then the processes started after it).
+ * A light load keeps using the same few threads and their warm
+ * connections, and no thread wakes another to pass a turn on. The socket
+ * itself stays blocking (other processes share its flags): a thread woken
+ * for a connection that another took meanwhile waits in accept() for the
+ * next one, which is rare and harmless. The free pool keeps no remote
+ * connection: its threads block in libfcgi's accept(), in the kernel's
+ * order (ARCHITECTURE.md, Worker threads).
  */
-struct turns {
-	pthread_mutex_t mu;
-	bool taken;                     /* a thread holds the turn */
-	struct server **idle;           /* queued threads, the most recent on top */
-	size_t nidle;
-};
-
-/* Queue sv for the turn: it takes a free turn at once, else goes on top. */
-static void
-turn_queue(struct turns *t, struct server *sv)
+static int
+accept_order_init(struct server *sv, size_t n, int listen_fd)
 {
-	pthread_mutex_lock(&t->mu);
-	if (!t->taken) {
-		t->taken = true;
-		sv->my_turn = true;
-	} else {
-		t->idle[t->nidle++] = sv;
+	for (size_t i = 0; i < n; i++) {
+		struct epoll_event ev = { .events = EPOLLIN | EPOLLEXCLUSIVE };
+
+		if ((sv[i].epfd = epoll_create1(EPOLL_CLOEXEC)) < 0 ||
+		    epoll_ctl(sv[i].epfd, EPOLL_CTL_ADD, listen_fd, &ev) < 0)
+			return -1;
 	}
-	pthread_mutex_unlock(&t->mu);
+	return 0;
 }
 
-/* Wait until sv (queued) has the turn to accept; false when stopping first. */
-static bool
-turn_wait(struct turns *t, struct server *sv)
+/* The next connection on sv's socket (remote pool); -1 when stopping or on an error. */
+static int
+next_connection(struct server *sv)
 {
-	bool mine;
+	struct epoll_event ev;
 
-	pthread_mutex_lock(&t->mu);
-	while (!sv->my_turn && !atomic_load(&stopping))
-		pthread_cond_wait(&sv->wake, &t->mu);
-	mine = sv->my_turn;
-	sv->my_turn = false;
-	if (!mine) {
-		/* Stopping: leave the stack (nobody handed us the turn). */
-		for (size_t i = 0; i < t->nidle; i++) {
-			if (t->idle[i] == sv) {
-				memmove(&t->idle[i], &t->idle[i + 1], (t->nidle - i - 1) * sizeof(t->idle[0]));
-				t->nidle--;
-				break;
-			}
+	for (;;) {
+		int fd;
+
+		if (atomic_load(&stopping))
+			return -1;
+		if (epoll_wait(sv->epfd, &ev, 1, -1) < 0) {
+			if (errno != EINTR)
+				return -1;
+			continue;
 		}
+		if ((fd = accept4(sv->fd, NULL, NULL, SOCK_CLOEXEC)) >= 0)
+			return fd;
+		/* Interrupted, or a connection that went away before it was
+		 * accepted: wait again. */
+		if (errno != EINTR && errno != ECONNABORTED && errno != EPROTO)
+			return -1;
 	}
-	pthread_mutex_unlock(&t->mu);
-	return mine;
 }
 
-/* Hand the turn to the thread queued most recently, or free it. */
-static void
-turn_pass(struct turns *t)
+/* Wait for the next request into fr; false when stopping or accepting failed. */
+static bool
+next_request(struct server *sv, FCGX_Request *fr)
 {
-	struct server *next = NULL;
+	int fd;
 
-	pthread_mutex_lock(&t->mu);
-	if (t->nidle > 0) {
-		next = t->idle[--t->nidle];
-		next->my_turn = true;
-	} else {
-		t->taken = false;
+	if (sv->epfd >= 0) {
+		if ((fd = next_connection(sv)) < 0)
+			return false;
+		/* FCGX_Accept_r reads the request from a connection already in
+		 * ipcFd; keepConnection stops its opening FCGX_Finish_r (of the
+		 * previous request, already finished) from closing it. The
+		 * request's own FCGI_KEEP_CONN flag replaces it once read. A
+		 * connection that brings no request is closed, and libfcgi
+		 * accepts the next one itself. */
+		fr->ipcFd = fd;
+		fr->keepConnection = 1;
 	}
-	pthread_mutex_unlock(&t->mu);
-	/* Signalled after the unlock, so the woken thread does not block at
-	 * once on the mutex this thread still holds (one more futex wait and
-	 * wake per request). A late signal is harmless: the waiter loops on
-	 * my_turn, read under the mutex, and its condition variable lives
-	 * until every thread has been joined. */
-	if (next)
-		pthread_cond_signal(&next->wake);
+	return FCGX_Accept_r(fr) >= 0;
 }
 
-/* Wake every thread waiting for a turn (stopping is already set). */
-static void
-turns_stop(struct turns *t)
-{
-	pthread_mutex_lock(&t->mu);
-	for (size_t i = 0; i < t->nidle; i++)
-		pthread_cond_signal(&t->idle[i]->wake);
-	pthread_mutex_unlock(&t->mu);
-}
-
-/*
- * Serve one request on fr with g; everything it allocated is freed. With
- * turns, sv queues for its next one before the answer is sent.
- */
+/* Serve one request on fr with g; everything it allocated is freed. */
 static void
 serve_one(struct server *sv, struct gate *g, FCGX_Request *fr)
 {
@@ -316,8 +292,6 @@ serve_one(struct server *sv, struct gate *g, FCGX_Request *fr)
 			;
 		FCGX_Detach(fr);
 	}
-	if (sv->turns)
-		turn_queue(sv->turns, sv);
 	FCGX_Finish_r(fr);
 	resp_release(&w);
 	pool_release(&r.pool);
@@ -336,18 +310,12 @@ serve(void *arg)
 	g = (struct gate){ .table = endpoints, .ntable = nendpoints, .cfg = sv->cfg, .db = &db,
 	    .read_body = fcgi_read, .pay_admit = sv->pay_admit };
 	FCGX_InitRequest(&fr, sv->fd, FCGI_FAIL_ACCEPT_ON_INTR);
-	if (sv->turns)
-		turn_queue(sv->turns, sv);
 	for (;;) {
 		bool accepted;
 
-		if (sv->turns && !turn_wait(sv->turns, sv))
-			break;
 		atomic_store(&sv->in_accept, true);
-		accepted = !atomic_load(&stopping) && FCGX_Accept_r(&fr) >= 0;
+		accepted = !atomic_load(&stopping) && next_request(sv, &fr);
 		atomic_store(&sv->in_accept, false);
-		if (sv->turns)
-			turn_pass(sv->turns);
 		if (!accepted)
 			break;
 		serve_one(sv, &g, &fr);
@@ -377,7 +345,7 @@ serve(void *arg)
  * arrives just before accept() is entered wakes nothing).
  */
 static void
-wait_and_stop(struct server *sv, size_t n, struct turns *turns, const sigset_t *stopset)
+wait_and_stop(struct server *sv, size_t n, const sigset_t *stopset)
 {
 	int signo = 0;
 
@@ -388,9 +356,6 @@ wait_and_stop(struct server *sv, size_t n, struct turns *turns, const sigset_t *
 	for (;;) {
 		size_t left = 0;
 		struct timespec tick = { 0, 20 * 1000 * 1000 };
-
-		if (turns)
-			turns_stop(turns);
 
 		for (size_t i = 0; i < n; i++) {
 			if (!sv[i].started || atomic_load(&sv[i].done))
@@ -411,7 +376,6 @@ main(int argc, char **argv)
 	const char *conf = getenv("WAYMARK_CONFIG"), *sock = NULL, *pool = "free";
 	struct config cfg;
 	struct admit pay_admit;
-	struct turns turns = { .mu = PTHREAD_MUTEX_INITIALIZER };
 	struct server *sv = NULL;
 	struct sigaction sa;
 	sigset_t stopset;
@@ -483,21 +447,26 @@ main(int argc, char **argv)
 	sigaction(SIGUSR2, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
-	if ((sv = calloc(n, sizeof(*sv))) == NULL ||
-	    (remote && (turns.idle = calloc(n, sizeof(*turns.idle))) == NULL)) {
+	if ((sv = calloc(n, sizeof(*sv))) == NULL) {
 		fprintf(stderr, "waymark-fcgi: out of memory\n");
 		rc = 1;
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {
 		sv[i].fd = fd;
+		sv[i].epfd = -1;
 		sv[i].unix_sock = unix_sock;
 		sv[i].cfg = &cfg;
 		sv[i].pay_admit = &pay_admit;
-		sv[i].turns = remote ? &turns : NULL;
-		pthread_cond_init(&sv[i].wake, NULL);
 		atomic_init(&sv[i].in_accept, false);
 		atomic_init(&sv[i].done, false);
+	}
+	/* libfcgi's own accept checks FCGI_WEB_SERVER_ADDRS on a TCP socket:
+	 * with it set, the remote pool keeps that accept (kernel order). */
+	if (remote && getenv("FCGI_WEB_SERVER_ADDRS") == NULL && accept_order_init(sv, n, fd) < 0) {
+		fprintf(stderr, "waymark-fcgi: cannot set up the accept order: %s\n", strerror(errno));
+		rc = 1;
+		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {
 		if (pthread_create(&sv[i].tid, NULL, serve, &sv[i]) != 0) {
@@ -508,16 +477,18 @@ main(int argc, char **argv)
 		}
 		sv[i].started = true;
 	}
-	wait_and_stop(sv, n, remote ? &turns : NULL, &stopset);
+	wait_and_stop(sv, n, &stopset);
 	for (size_t i = 0; i < n; i++) {
 		if (sv[i].started)
 			pthread_join(sv[i].tid, NULL);
-		pthread_cond_destroy(&sv[i].wake);
 	}
 	if (atomic_load(&accept_failed))
 		rc = 1;
 out:
-	free(turns.idle);
+	for (size_t i = 0; sv && i < n; i++) {
+		if (sv[i].epfd >= 0)
+			close(sv[i].epfd);
+	}
 	free(sv);
 	curl_global_cleanup();
 	mysql_library_end();

@@ -15,8 +15,8 @@
 #   - behind a TLS-terminating proxy (nginx, self-signed certificate, the CA
 #     file as tls_ca_file), 200 paid requests open no more connections to
 #     the facilitator than the remote pool has threads, and 20 sequential
-#     ones no more than two (the threads take turns, most recently idle
-#     first).
+#     ones no more than two (the kernel wakes the first-registered idle
+#     thread: fcgi/main.c, accept order).
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/chain.sh"
 . "$(dirname "$0")/lib/http.sh"
@@ -208,12 +208,12 @@ conns=$(grep -E ' /(verify|settle) ' "$tls/logs/access.log" | cut -d' ' -f1 | so
 ok $([ "$conns" -ge 1 ] && [ "$conns" -le "$threads" ] && echo 0 || echo 1) \
 	"they used $conns TLS connections, no more than the $threads worker threads"
 
-# ---- a light load keeps to the threads it has: the remote pool's threads
-# take turns to accept, the most recently idle first, and a thread queues
-# for its next turn before its answer goes out (fcgi/main.c): sequential
-# paid reads are served by two threads at most, never by a colder one,
-# where the kernel's order (the thread idle longest) would open one
-# connection per thread
+# ---- a light load keeps to the threads it has: each remote thread waits
+# in an epoll set of its own (EPOLLEXCLUSIVE), and the kernel wakes the
+# first idle one in registration order (fcgi/main.c, accept order):
+# sequential paid reads are served by two threads at most, never by a
+# colder one, where the kernel's accept() order (the thread idle longest)
+# would open one connection per thread
 "$top/tools/stack" stop >/dev/null 2>&1
 export WAYMARK_REMOTE_THREADS=16
 "$top/tools/stack" start >/dev/null
