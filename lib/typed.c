@@ -8,6 +8,7 @@
 #include "brand.h"
 #include "eip712.h"
 #include "hex.h"
+#include "keccak.h"
 #include "typed.h"
 #include "banned.h"
 
@@ -331,4 +332,72 @@ typed_type_hash(enum typed_kind kind, uint8_t out[32])
 		rc = 0;
 	json_object_put(types);
 	return rc;
+}
+
+/* The signed encoding of an address or a uint256: one 32-byte word. */
+static void
+word_addr(struct keccak_ctx *k, const struct addr *a)
+{
+	uint8_t w[32] = { 0 };
+
+	memcpy(w + 32 - ADDR_LEN, a->b, ADDR_LEN);
+	keccak_update(k, w, sizeof(w));
+}
+
+static void
+word_u256(struct keccak_ctx *k, const struct u256 *v)
+{
+	uint8_t w[32];
+
+	u256_to_be(v, w);
+	keccak_update(k, w, sizeof(w));
+}
+
+/* A string member: the keccak256 of its bytes. */
+static void
+word_string(struct keccak_ctx *k, const char *s)
+{
+	uint8_t h[32];
+
+	keccak256(s, strlen(s), h);
+	keccak_update(k, h, sizeof(h));
+}
+
+int
+typed_transfer_digest(const struct typed_domain *d, const struct typed_transfer *m, uint8_t out[32])
+{
+	/* The encodeType strings of the kind's types (defs above). */
+	static const char domain_type[] =
+	    "EIP712Domain(string name,string version,uint256 chainId,address verifyingContract)";
+	static const char transfer_type[] = "TransferWithAuthorization(address from,address to,"
+	    "uint256 value,uint256 validAfter,uint256 validBefore,bytes32 nonce)";
+	struct keccak_ctx k;
+	struct u256 chain;
+	uint8_t h[2 + 32 + 32];
+
+	if (d == NULL || d->name == NULL || d->version == NULL || d->chain_id == 0 ||
+	    d->chain_id > TYPED_MAX_CHAIN_ID || d->verifying_contract == NULL ||
+	    addr_is_zero(d->verifying_contract))
+		return -1;
+	u256_from_u64(&chain, d->chain_id);
+	keccak_init(&k);
+	word_string(&k, domain_type);
+	word_string(&k, d->name);
+	word_string(&k, d->version);
+	word_u256(&k, &chain);
+	word_addr(&k, d->verifying_contract);
+	keccak_final(&k, h + 2);
+	keccak_init(&k);
+	word_string(&k, transfer_type);
+	word_addr(&k, &m->from);
+	word_addr(&k, &m->to);
+	word_u256(&k, &m->value);
+	word_u256(&k, &m->valid_after);
+	word_u256(&k, &m->valid_before);
+	keccak_update(&k, m->nonce, 32);
+	keccak_final(&k, h + 34);
+	h[0] = 0x19;
+	h[1] = 0x01;
+	keccak256(h, sizeof(h), out);
+	return 0;
 }

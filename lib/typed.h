@@ -34,6 +34,7 @@
 #include <json-c/json.h>
 
 #include "addr.h"
+#include "u256.h"
 
 #define TYPED_MAX_CHAIN_ID 9007199254740991ull /* 2^53-1: chainId travels as a JSON number */
 
@@ -95,6 +96,25 @@ json_object *typed_data_new(enum typed_kind kind, const struct typed_domain *d, 
  */
 int typed_digest(enum typed_kind kind, const struct typed_domain *d, json_object *message,
     uint8_t out[32], char *err, size_t errlen);
+
+/* The fields of a TransferWithAuthorization (EIP-3009), decoded. */
+struct typed_transfer {
+	struct addr from;
+	struct addr to;
+	struct u256 value;
+	struct u256 valid_after;
+	struct u256 valid_before;
+	uint8_t nonce[32];
+};
+
+/*
+ * The digest typed_digest(TYPED_TRANSFER_WITH_AUTHORIZATION, d, message)
+ * gives for the message with m's fields, computed from them directly: the
+ * check of every payment's signature (lib/x402.c) runs no JSON engine.
+ * 0, or -1 when d lacks a name, a version, a chain id in 1..2^53-1 or a
+ * nonzero verifyingContract.
+ */
+int typed_transfer_digest(const struct typed_domain *d, const struct typed_transfer *m, uint8_t out[32]);
 
 /* The domain separator of kind under d; 0, or -1 with err set. */
 int typed_domain_separator(enum typed_kind kind, const struct typed_domain *d, uint8_t out[32],

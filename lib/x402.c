@@ -296,7 +296,7 @@ static int
 check_signature(json_object *o, const struct x402_requirements *rq, const struct x402_payment *p,
     char *msg, size_t cap)
 {
-	json_object *pl = NULL, *auth = NULL;
+	json_object *pl = NULL;
 	const char *s;
 	size_t len;
 	struct sig sg;
@@ -306,15 +306,21 @@ check_signature(json_object *o, const struct x402_requirements *rq, const struct
 	char *end;
 	struct typed_domain d = { .name = rq->token_name, .version = "2",
 		.verifying_contract = &rq->asset };
+	/* parse_shape checked the authorization's members and values: its
+	 * fields are the whole signed message. */
+	struct typed_transfer m = { .from = p->from, .to = p->to };
 
 	json_object_object_get_ex(o, "payload", &pl);
-	json_object_object_get_ex(pl, "authorization", &auth);
 	s = str_member(pl, "signature", &len);
 	if (len != 2 + 2 * 65 && len != 2 + 2 * 64)
 		return 0;   /* a smart-wallet signature: the facilitator decides */
 	chain_id = strtoull(rq->network + strlen("eip155:"), &end, 10);
 	d.chain_id = chain_id;
-	if (typed_digest(TYPED_TRANSFER_WITH_AUTHORIZATION, &d, auth, digest, NULL, 0) < 0) {
+	memcpy(m.nonce, p->nonce, sizeof(m.nonce));
+	u256_from_u64(&m.valid_after, p->valid_after);
+	u256_from_u64(&m.valid_before, p->valid_before);
+	if (u256_parse_dec(p->value, strlen(p->value), &m.value) < 0 ||
+	    typed_transfer_digest(&d, &m, digest) < 0) {
 		snprintf(msg, cap, "The authorization cannot be hashed as an EIP-3009 transfer.");
 		return -1;
 	}

@@ -250,6 +250,68 @@ check_typed(const char *what, enum typed_kind kind, const struct typed_domain *d
 	json_object_put(types);
 }
 
+/* typed_transfer_digest of the (e) vectors' message, decoded, under d. */
+static void
+check_transfer(const char *what, const struct typed_domain *d, const char *digest)
+{
+	struct typed_transfer m = { .from = addr_of("0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266"),
+		.to = addr_of("0x209693Bc6afc0C5328bA36FaF03C514EF312287C") };
+	uint8_t h[32] = { 0 };
+
+	u256_from_u64(&m.value, 10000);
+	u256_from_u64(&m.valid_after, 1740672089);
+	u256_from_u64(&m.valid_before, 1740672154);
+	hex_decode_fixed("0xf3746613c2d920b5fdabc0856f2aeb2d4f88ee6037b8cc5d04a71a4462f13480", 66, m.nonce, 32,
+	    true);
+	ok(typed_transfer_digest(d, &m, h) == 0, "%s: the direct TransferWithAuthorization digest", what);
+	is_str(hx(h), digest, "%s: direct digest value (the same as the JSON engine's)", what);
+}
+
+/*
+ * The direct digest refuses the domains typed_digest refuses, and agrees
+ * with the JSON engine on values that fill whole words.
+ */
+static void
+check_transfer_domains(const struct typed_domain *base)
+{
+	struct addr zero = { { 0 } };
+	struct typed_domain d;
+	struct typed_transfer m = { .from = addr_of("0xffffffffffffffffffffffffffffffffffffffff"),
+		.to = addr_of("0x0000000000000000000000000000000000000001") };
+	json_object *msg;
+	uint8_t a[32], b[32];
+
+	d = *base; d.name = NULL;
+	ok(typed_transfer_digest(&d, &m, a) < 0, "direct digest: no domain name, refused");
+	d = *base; d.version = NULL;
+	ok(typed_transfer_digest(&d, &m, a) < 0, "direct digest: no version, refused");
+	d = *base; d.chain_id = 0;
+	ok(typed_transfer_digest(&d, &m, a) < 0, "direct digest: chain id 0, refused");
+	d = *base; d.chain_id = TYPED_MAX_CHAIN_ID + 1;
+	ok(typed_transfer_digest(&d, &m, a) < 0, "direct digest: chain id past 2^53-1, refused");
+	d = *base; d.verifying_contract = &zero;
+	ok(typed_transfer_digest(&d, &m, a) < 0, "direct digest: zero verifyingContract, refused");
+	d = *base; d.verifying_contract = NULL;
+	ok(typed_transfer_digest(&d, &m, a) < 0, "direct digest: no verifyingContract, refused");
+	/* Largest values: every byte of every word set. */
+	u256_parse_dec("115792089237316195423570985008687907853269984665640564039457584007913129639935", 78,
+	    &m.value);
+	u256_from_u64(&m.valid_after, UINT64_MAX);
+	u256_from_u64(&m.valid_before, UINT64_MAX - 1);
+	memset(m.nonce, 0xee, 32);
+	msg = parse("{\"from\":\"0xffffffffffffffffffffffffffffffffffffffff\","
+	    "\"to\":\"0x0000000000000000000000000000000000000001\","
+	    "\"value\":\"115792089237316195423570985008687907853269984665640564039457584007913129639935\","
+	    "\"validAfter\":\"18446744073709551615\",\"validBefore\":\"18446744073709551614\","
+	    "\"nonce\":\"0xeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeeee\"}");
+	d = *base; d.chain_id = TYPED_MAX_CHAIN_ID;
+	ok(typed_transfer_digest(&d, &m, a) == 0 &&
+	    typed_digest(TYPED_TRANSFER_WITH_AUTHORIZATION, &d, msg, b, err, sizeof(err)) == 0,
+	    "largest values: both digests computed");
+	ok(memcmp(a, b, 32) == 0, "largest values: the direct digest equals the JSON engine's (%s)", hx(a));
+	json_object_put(msg);
+}
+
 static void
 test_service_vectors(void)
 {
@@ -300,6 +362,10 @@ test_service_vectors(void)
 	check_typed("TWA Base Sepolia", TYPED_TRANSFER_WITH_AUTHORIZATION, &sepolia, twa,
 	    "0x71f17a3b2ff373b803d70a5a07c046c1a2bc8e89c09ef722fcb047abe94c9818", NULL,
 	    "0x50708d3bf7216e1aeabe7bf22081b9f36c7c287530f92510318f13a03d89dc86");
+	check_transfer("TWA Base", &base, "0x7e9613714edd92ad20fa5b252ec168245031911a3438dd20225f083b6a688f8a");
+	check_transfer("TWA Base Sepolia", &sepolia,
+	    "0x50708d3bf7216e1aeabe7bf22081b9f36c7c287530f92510318f13a03d89dc86");
+	check_transfer_domains(&base);
 }
 
 /* ---- (f) typehashes ---- */
