@@ -180,61 +180,56 @@ pick(const char *fixed, bool open, const char *given, const char **out)
 	return 0;
 }
 
+/*
+ * d's domain values under kind's def: name, version and chain id resolved
+ * (fixed, the caller's, or the default); 0, or -1 with err set when d does
+ * not fit the kind (the table in typed.h). d may be NULL (no values).
+ */
+static int
+domain_values(const struct typed_def *t, const struct typed_domain *d, const char **name,
+    const char **version, uint64_t *chain, char *err, size_t errlen)
+{
+	static const struct typed_domain none;
+
+	if (t == NULL)
+		return set_err(err, errlen, "unknown typed-data kind", "");
+	if (d == NULL)
+		d = &none;
+	if (pick(t->name, t->open, d->name, name) < 0)
+		return set_err(err, errlen, "domain.name: ", t->open ? "required" : "fixed for this kind");
+	if (pick(t->version, t->open, d->version, version) < 0)
+		return set_err(err, errlen, "domain.version: ", t->open ? "required" : "fixed for this kind");
+	*chain = t->chain_id != 0 ? t->chain_id : d->chain_id;
+	if (t->chain_id != 0 && d->chain_id != 0 && d->chain_id != t->chain_id)
+		return set_err(err, errlen, "domain.chainId: ", "fixed for this kind");
+	if (*chain == 0 || *chain > TYPED_MAX_CHAIN_ID)
+		return set_err(err, errlen, "domain.chainId: ", "required, 1..2^53-1");
+	if (t->has_contract != (d->verifying_contract != NULL))
+		return set_err(err, errlen, "domain.verifyingContract: ",
+		    t->has_contract ? "required" : "not part of this domain");
+	if (d->verifying_contract != NULL && addr_is_zero(d->verifying_contract))
+		return set_err(err, errlen, "domain.verifyingContract: ", "zero address");
+	return 0;
+}
+
 json_object *
 typed_domain_new(enum typed_kind kind, const struct typed_domain *d, char *err, size_t errlen)
 {
-	static const struct typed_domain none;
-	const struct typed_def *t = def_of(kind);
 	const char *name, *version;
 	uint64_t chain;
 	json_object *o;
 	char hex[2 * ADDR_LEN + 3];
 
-	if (t == NULL) {
-		set_err(err, errlen, "unknown typed-data kind", "");
+	if (domain_values(def_of(kind), d, &name, &version, &chain, err, errlen) < 0)
 		return NULL;
-	}
-	if (d == NULL)
-		d = &none;
-	if (pick(t->name, t->open, d->name, &name) < 0) {
-		set_err(err, errlen, "domain.name: ", t->open ? "required" : "fixed for this kind");
-		return NULL;
-	}
-	if (pick(t->version, t->open, d->version, &version) < 0) {
-		set_err(err, errlen, "domain.version: ", t->open ? "required" : "fixed for this kind");
-		return NULL;
-	}
-	chain = t->chain_id != 0 ? t->chain_id : d->chain_id;
-	if (t->chain_id != 0 && d->chain_id != 0 && d->chain_id != t->chain_id) {
-		set_err(err, errlen, "domain.chainId: ", "fixed for this kind");
-		return NULL;
-	}
-	if (chain == 0 || chain > TYPED_MAX_CHAIN_ID) {
-		set_err(err, errlen, "domain.chainId: ", "required, 1..2^53-1");
-		return NULL;
-	}
-	if (t->has_contract != (d->verifying_contract != NULL)) {
-		set_err(err, errlen, "domain.verifyingContract: ",
-		    t->has_contract ? "required" : "not part of this domain");
-		return NULL;
-	}
-	if (d->verifying_contract != NULL) {
-		uint8_t acc = 0;
-
-		for (int i = 0; i < ADDR_LEN; i++)
-			acc |= d->verifying_contract->b[i];
-		if (acc == 0) {
-			set_err(err, errlen, "domain.verifyingContract: ", "zero address");
-			return NULL;
-		}
+	if (d != NULL && d->verifying_contract != NULL)
 		hex_encode(d->verifying_contract->b, ADDR_LEN, hex);
-	}
 	o = json_object_new_object();
 	if (o == NULL ||
 	    json_object_object_add(o, "name", json_object_new_string(name)) < 0 ||
 	    json_object_object_add(o, "version", json_object_new_string(version)) < 0 ||
 	    json_object_object_add(o, "chainId", json_object_new_int64((int64_t)chain)) < 0 ||
-	    (d->verifying_contract != NULL &&
+	    (d != NULL && d->verifying_contract != NULL &&
 		json_object_object_add(o, "verifyingContract", json_object_new_string(hex)) < 0)) {
 		json_object_put(o);
 		set_err(err, errlen, "out of memory", "");
@@ -373,17 +368,18 @@ typed_transfer_digest(const struct typed_domain *d, const struct typed_transfer 
 	    "uint256 value,uint256 validAfter,uint256 validBefore,bytes32 nonce)";
 	struct keccak_ctx k;
 	struct u256 chain;
+	const char *name, *version;
+	uint64_t chain_id;
 	uint8_t h[2 + 32 + 32];
 
-	if (d == NULL || d->name == NULL || d->version == NULL || d->chain_id == 0 ||
-	    d->chain_id > TYPED_MAX_CHAIN_ID || d->verifying_contract == NULL ||
-	    addr_is_zero(d->verifying_contract))
+	if (domain_values(def_of(TYPED_TRANSFER_WITH_AUTHORIZATION), d, &name, &version, &chain_id, NULL,
+	    0) < 0)
 		return -1;
-	u256_from_u64(&chain, d->chain_id);
+	u256_from_u64(&chain, chain_id);
 	keccak_init(&k);
 	word_string(&k, domain_type);
-	word_string(&k, d->name);
-	word_string(&k, d->version);
+	word_string(&k, name);
+	word_string(&k, version);
 	word_u256(&k, &chain);
 	word_addr(&k, d->verifying_contract);
 	keccak_final(&k, h + 2);

@@ -111,8 +111,7 @@ struct typed_transfer {
  * The digest typed_digest(TYPED_TRANSFER_WITH_AUTHORIZATION, d, message)
  * gives for the message with m's fields, computed from them directly: the
  * check of every payment's signature (lib/x402.c) runs no JSON engine.
- * 0, or -1 when d lacks a name, a version, a chain id in 1..2^53-1 or a
- * nonzero verifyingContract.
+ * 0, or -1 when d does not fit the kind (as typed_domain_new refuses it).
  */
 int typed_transfer_digest(const struct typed_domain *d, const struct typed_transfer *m, uint8_t out[32]);
 

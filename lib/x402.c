@@ -216,14 +216,17 @@ static const char *const resource_required[] = { "url", NULL };
 static const char *const payload_keys[] = { "signature", "authorization", NULL };
 static const char *const auth_keys[] = { "from", "to", "value", "validAfter", "validBefore", "nonce", NULL };
 
-/* The v2 exact-EVM shape and value syntax; fills p. -1 with msg on a malformed payload. */
+/*
+ * The v2 exact-EVM shape and value syntax; fills p, and m with the
+ * authorization's fields (the whole signed message, check_signature's).
+ * -1 with msg on a malformed payload.
+ */
 static int
-parse_shape(json_object *o, struct x402_payment *p, char *msg, size_t cap)
+parse_shape(json_object *o, struct x402_payment *p, struct typed_transfer *m, char *msg, size_t cap)
 {
 	json_object *v = NULL, *res = NULL, *pl = NULL, *auth = NULL, *acc = NULL, *ext = NULL;
 	const char *s;
 	size_t len;
-	struct u256 u;
 	uint8_t sigbuf[X402_SIG_MAX];
 
 	if (check_shape(o, "payload object", top_keys, top_required, msg, cap) < 0)
@@ -275,26 +278,31 @@ parse_shape(json_object *o, struct x402_payment *p, char *msg, size_t cap)
 		snprintf(msg, cap, "authorization.nonce must be 0x followed by 64 hex digits.");
 		return -1;
 	}
-	if (uint_member(auth, "value", &u) < 0) {
+	if (uint_member(auth, "value", &m->value) < 0) {
 		snprintf(msg, cap, "authorization.value must be a decimal integer string.");
 		return -1;
 	}
-	u256_format_dec(&u, p->value);
-	if (uint_member(auth, "validAfter", &u) < 0 || u256_to_u64(&u, &p->valid_after) < 0) {
+	u256_format_dec(&m->value, p->value);
+	if (uint_member(auth, "validAfter", &m->valid_after) < 0 ||
+	    u256_to_u64(&m->valid_after, &p->valid_after) < 0) {
 		snprintf(msg, cap, "authorization.validAfter must be a decimal integer string.");
 		return -1;
 	}
-	if (uint_member(auth, "validBefore", &u) < 0 || u256_to_u64(&u, &p->valid_before) < 0) {
+	if (uint_member(auth, "validBefore", &m->valid_before) < 0 ||
+	    u256_to_u64(&m->valid_before, &p->valid_before) < 0) {
 		snprintf(msg, cap, "authorization.validBefore must be a decimal integer string.");
 		return -1;
 	}
+	m->from = p->from;
+	m->to = p->to;
+	memcpy(m->nonce, p->nonce, sizeof(m->nonce));
 	return 0;
 }
 
 /* An EOA signature (65 bytes, or 64 EIP-2098) must recover to from under the token's domain. */
 static int
 check_signature(json_object *o, const struct x402_requirements *rq, const struct x402_payment *p,
-    char *msg, size_t cap)
+    const struct typed_transfer *m, char *msg, size_t cap)
 {
 	json_object *pl = NULL;
 	const char *s;
@@ -306,9 +314,6 @@ check_signature(json_object *o, const struct x402_requirements *rq, const struct
 	char *end;
 	struct typed_domain d = { .name = rq->token_name, .version = "2",
 		.verifying_contract = &rq->asset };
-	/* parse_shape checked the authorization's members and values: its
-	 * fields are the whole signed message. */
-	struct typed_transfer m = { .from = p->from, .to = p->to };
 
 	json_object_object_get_ex(o, "payload", &pl);
 	s = str_member(pl, "signature", &len);
@@ -316,11 +321,7 @@ check_signature(json_object *o, const struct x402_requirements *rq, const struct
 		return 0;   /* a smart-wallet signature: the facilitator decides */
 	chain_id = strtoull(rq->network + strlen("eip155:"), &end, 10);
 	d.chain_id = chain_id;
-	memcpy(m.nonce, p->nonce, sizeof(m.nonce));
-	u256_from_u64(&m.valid_after, p->valid_after);
-	u256_from_u64(&m.valid_before, p->valid_before);
-	if (u256_parse_dec(p->value, strlen(p->value), &m.value) < 0 ||
-	    typed_transfer_digest(&d, &m, digest) < 0) {
+	if (typed_transfer_digest(&d, m, digest) < 0) {
 		snprintf(msg, cap, "The authorization cannot be hashed as an EIP-3009 transfer.");
 		return -1;
 	}
@@ -385,6 +386,7 @@ x402_payment_parse(const char *hdr, const struct x402_requirements *rq, uint64_t
 	size_t hlen = strlen(hdr), n = 0;
 	uint8_t *raw = NULL;
 	json_object *o = NULL;
+	struct typed_transfer m;
 	enum x402_parse rc = X402_PARSE_MALFORMED;
 
 	memset(out, 0, sizeof(*out));
@@ -407,7 +409,7 @@ x402_payment_parse(const char *hdr, const struct x402_requirements *rq, uint64_t
 		snprintf(msg, cap, "PAYMENT-SIGNATURE does not decode to strict JSON: %s.", je.msg);
 		goto out;
 	}
-	if (parse_shape(o, out, msg, cap) < 0 || check_signature(o, rq, out, msg, cap) < 0)
+	if (parse_shape(o, out, &m, msg, cap) < 0 || check_signature(o, rq, out, &m, msg, cap) < 0)
 		goto out;
 	rc = check_binding(o, rq, out, now, msg, cap);
 	if (rc == X402_PARSE_OK) {
