@@ -3,6 +3,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "a2a.h"
 #include "fields.h"
 #include "gate.h"
 #include "json.h"
@@ -16,6 +17,17 @@ is_json_type(const char *ct)
 	size_t n = strlen("application/json");
 
 	if (ct == NULL || strncasecmp(ct, "application/json", n) != 0)
+		return false;
+	return ct[n] == '\0' || ct[n] == ';' || ct[n] == ' ';
+}
+
+/* application/a2a+json, with parameters or none. */
+static bool
+is_a2a_type(const char *ct)
+{
+	size_t n = strlen(A2A_CONTENT_TYPE);
+
+	if (ct == NULL || strncasecmp(ct, A2A_CONTENT_TYPE, n) != 0)
 		return false;
 	return ct[n] == '\0' || ct[n] == ';' || ct[n] == ' ';
 }
@@ -157,8 +169,10 @@ gate_checks(const struct gate *g, struct req *r, struct resp *w)
 			return resp_fail(w, ERR_BODY_TOO_LARGE, NULL,
 			    "The request body is larger than this endpoint's limit of %zu bytes.",
 			    ep->body_max);
-		if (!is_json_type(r->content_type))
-			return resp_fail(w, ERR_UNSUPPORTED_MEDIA_TYPE, NULL,
+		if (!is_json_type(r->content_type) &&
+		    !((ep->flags & EP_A2A) && is_a2a_type(r->content_type)))
+			return resp_fail(w, ERR_UNSUPPORTED_MEDIA_TYPE, NULL, (ep->flags & EP_A2A) ?
+			    "Send the body as Content-Type: application/a2a+json or application/json." :
 			    "Send the body as Content-Type: application/json.");
 		if ((e = read_body(g, r, w)) != ERR_NONE)
 			return e;
@@ -199,6 +213,11 @@ gate_run(const struct gate *g, struct req *r, struct resp *w)
 	/* JSON that could not be built is never answered as is (lib/json.h). */
 	if (json_alloc_latched() && w->status < 500)
 		e = resp_fail(w, ERR_INTERNAL, NULL, NULL);
+	json_alloc_clear();
+	/* An A2A row's errors written as the REST body (by the checks above) become A2A's. */
+	if (r->ep && (r->ep->flags & EP_A2A) && w->status >= 400 && w->content_type &&
+	    strcmp(w->content_type, "application/json") == 0)
+		a2a_error_from_rest(w, e);
 	json_alloc_clear();
 	if (e == ERR_DATABASE_UNAVAILABLE || e == ERR_INTERNAL)
 		fprintf(stderr, "waymark: %s %s: %s (db: %s)\n", r->method_text,

@@ -35,6 +35,7 @@
 #include "brand.h"
 #include "config.h"
 #include "db.h"
+#include "handles.h"
 #include "hex.h"
 #include "json.h"
 #include "points.h"
@@ -163,12 +164,26 @@ points_fields(json_object *o, const char *handle, const struct tippoints *p, uin
 	json_object_object_add(o, "note", json_object_new_string(note));
 }
 
+enum db_rc
+handle_points_read(struct req *r, const struct value *h, struct tippoints *p, json_object **out)
+{
+	uint64_t rcv = 0, snt = 0;
+	enum db_rc rc;
+
+	*out = NULL;
+	if ((rc = counts(r, h, &rcv, &snt)) != DB_OK ||
+	    (rc = tippoints_handle(r->db, r->cfg->chain_id, h->text, h->hash, p)) != DB_OK)
+		return rc;
+	*out = json_object_new_object();
+	points_fields(*out, h->text, p, rcv, snt);
+	return DB_OK;
+}
+
 static enum err
 points_or_profile(struct req *r, struct resp *w, bool profile)
 {
 	const struct value *h = req_val(r, "handle");
 	struct tippoints p;
-	uint64_t rcv = 0, snt = 0;
 	json_object *o, *pr;
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
@@ -176,11 +191,8 @@ points_or_profile(struct req *r, struct resp *w, bool profile)
 	struct sql q = SQL_ON(b);
 	const char *amt[5] = { "0", "0", "0", "0", "0" }; /* received, pushed, escrowed, claimed, sent */
 
-	if (counts(r, h, &rcv, &snt) != DB_OK ||
-	    tippoints_handle(r->db, r->cfg->chain_id, h->text, h->hash, &p) != DB_OK)
+	if (handle_points_read(r, h, &p, &o) != DB_OK)
 		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
-	o = json_object_new_object();
-	points_fields(o, h->text, &p, rcv, snt);
 	if (!profile)
 		return answer(r, w, o);
 

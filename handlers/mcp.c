@@ -17,6 +17,7 @@
 #include "fields.h"
 #include "json.h"
 #include "mcp.h"
+#include "skills.h"
 #include "table.h"
 #include "version.h"
 #include "banned.h"
@@ -49,6 +50,20 @@ static const struct {
 	{ "outcome", "response_received or request_failed (caller-supplied, not verified)." },
 	{ "schemaCheck", "passed, failed or not_checked; must be not_checked when outcome is "
 	    "request_failed (there was no response to check)." },
+	{ "recipient", "The agent: agent:<N>, an ERC-8004 agent id (N >= 1)." },
+	{ "acpJobId", "The ACP job this follows: 1 to 128 of A-Z, a-z, 0-9 and . _ : -." },
+	{ "reason", "Why, in one line of at most 280 UTF-8 bytes (the tip's note); untrusted text." },
+	{ "amountUsdc", "USDC as a decimal string with at most 6 decimals, e.g. \"0.25\"." },
+	{ "amountUsdcBaseUnits", "USDC base units (6 decimals) as a decimal integer string; "
+	    "preferred over amountUsdc (give one)." },
+	{ "mintAttestation", "Ask for a soulbound attestation (burns the contract's fixed "
+	    "ATTESTATION_BURN of the token); default false." },
+	{ "evidence", "Optional {uris: [http(s) URLs], artifactIds: [strings]}; untrusted, bounded, "
+	    "never fetched." },
+	{ "settlementFrom", "The payer wallet (0x and 40 hex); without it the preview asks for it." },
+	{ "requiresApproval", "Must not be false: every recognition needs a person's approval." },
+	{ "txHash", "The transaction hash: 0x and 64 hex digits." },
+	{ "handle", "A canonical handle: github:<name>, x:<name> or agent:<N>." },
 };
 
 static json_object *call_discovery(struct req *, const struct tool *, const struct field *,
@@ -174,6 +189,9 @@ property_schema(const struct field *f)
 	case VT_BOOL:
 		json_object_object_add(p, "type", json_object_new_string("boolean"));
 		break;
+	case VT_OBJECT:
+		json_object_object_add(p, "type", json_object_new_string("object"));
+		break;
 	case VT_ARRAY:
 		json_object_object_add(p, "type", json_object_new_string("array"));
 		json_object_object_add(p, "minItems", json_object_new_int64((int64_t)f->min_len));
@@ -232,8 +250,31 @@ mcp_tools_json(void)
 		json_object_object_add(t, "annotations", ann);
 		json_object_array_add(arr, t);
 	}
+	/* The free agent skills (skills.h), with their params as arguments. */
+	for (size_t i = 0; i < nskills; i++) {
+		json_object *t, *ann;
+
+		if (skills[i].tool == NULL)
+			continue;
+		t = json_object_new_object();
+		json_object_object_add(t, "name", json_object_new_string(skills[i].tool));
+		json_object_object_add(t, "title", json_object_new_string(skills[i].name));
+		json_object_object_add(t, "description", json_object_new_string(skills[i].description));
+		json_object_object_add(t, "inputSchema", mcp_input_schema(skills[i].params));
+		ann = json_object_new_object();
+		json_object_object_add(ann, "title", json_object_new_string(skills[i].name));
+		json_object_object_add(ann, "readOnlyHint", json_object_new_boolean(1));
+		json_object_object_add(ann, "destructiveHint", json_object_new_boolean(0));
+		json_object_object_add(ann, "idempotentHint", json_object_new_boolean(1));
+		/* The preview reads the chain as it is now. */
+		json_object_object_add(ann, "openWorldHint",
+		    json_object_new_boolean(strcmp(skills[i].id, SKILL_PREPARE) == 0));
+		json_object_object_add(t, "annotations", ann);
+		json_object_array_add(arr, t);
+	}
 	return arr;
 }
+
 
 /* A tool result carrying obj (taken) as text and as structuredContent. */
 static json_object *
@@ -308,6 +349,26 @@ arg(const struct field *f, const struct value *v, const char *name)
 		if (strcmp(f[i].name, name) == 0)
 			return v[i].present ? &v[i] : NULL;
 	return NULL;
+}
+
+/* A skill as a tool: its artifact object, or its error body as an isError result. */
+static json_object *
+call_skill(struct req *r, const struct skill *s, json_object *args)
+{
+	struct skill_result res;
+	json_object *out;
+
+	skill_run(r, s, args, &res);
+	if (res.data && (res.state == SKILL_COMPLETED || res.state == SKILL_INPUT_REQUIRED)) {
+		out = tool_result(res.data, false);
+		res.data = NULL;
+	} else if (res.field) {
+		out = tool_fail(res.err, res.field, "%s", res.msg);
+	} else {
+		out = tool_fail(res.err, NULL, "%s", res.msg);
+	}
+	skill_result_release(&res);
+	return out;
 }
 
 static json_object *
@@ -479,11 +540,14 @@ tools_call(struct req *r, json_object *id, json_object *params)
 	for (size_t i = 0; i < NTOOLS; i++)
 		if (strcmp(tools[i].name, n) == 0)
 			t = &tools[i];
-	if (t == NULL || (ep = tool_row(t)) == NULL)
+	if ((t == NULL || (ep = tool_row(t)) == NULL) && skill_by_tool(n) == NULL)
 		return rpc_error(id, MCP_INVALID_PARAMS, "Unknown tool: %.100s", n);
 	if (json_object_object_get_ex(params, "arguments", &args) && args != NULL &&
 	    !json_object_is_type(args, json_type_object))
 		return rpc_error(id, MCP_INVALID_PARAMS, "Invalid params: arguments must be an object.");
+	if (t == NULL)
+		return rpc_result(id, call_skill(r, skill_by_tool(n), args ? args :
+		    json_object_new_object()));
 	memset(v, 0, sizeof(v));
 	if ((fail = args_check(r, t, ep->fields, args, v)) != NULL)
 		return rpc_result(id, fail);

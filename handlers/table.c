@@ -9,6 +9,7 @@
 #include "brand.h"
 #include "drafts.h"
 #include "reports.h"
+#include "skills.h"
 #include "table.h"
 #include "banned.h"
 
@@ -335,6 +336,25 @@ static const struct field wallet_sent_fields[] = {
 	{ .name = NULL },
 };
 
+static const struct field a2a_task_fields[] = {
+	{ .name = "taskId", .src = VS_PATH, .type = VT_STRING, .required = true, .min_len = 1,
+	    .max_len = 256 },
+	{ .name = NULL },
+};
+
+static const struct field a2a_push_fields[] = {
+	{ .name = "taskId", .src = VS_PATH, .type = VT_STRING, .required = true, .min_len = 1,
+	    .max_len = 256 },
+	{ .name = "configId", .src = VS_PATH, .type = VT_STRING, .required = true, .min_len = 1,
+	    .max_len = 256 },
+	{ .name = NULL },
+};
+
+/* The A2A operations this agent does not support (docs/PROTOCOL.md, Agents: A2A and ACP). */
+#define A2A_UNSUPPORTED(row_id, m, path, flds, fn, text) \
+	{ .id = row_id, .method = m, .pattern = path, .handler = fn, .auth = AUTH_NONE, \
+	    .flags = EP_A2A, .fields = flds, .summary = text }
+
 const struct endpoint endpoints[] = {
 	{ .id = "health", .method = HM_GET, .pattern = "/health", .handler = h_health_get,
 	    .auth = AUTH_NONE, .flags = EP_DB,
@@ -384,7 +404,7 @@ const struct endpoint endpoints[] = {
 	    .summary = "fixed technical review draft from caller-supplied facts; never published" },
 	{ .id = "mcp", .method = HM_POST, .pattern = "/mcp", .handler = h_mcp_post,
 	    .auth = AUTH_NONE, .body = BODY_JSON, .body_max = 64 * 1024,
-	    .flags = EP_DB_TRY | EP_JSONRPC,
+	    .flags = EP_DB_TRY | EP_JSONRPC | EP_REMOTE,
 	    .summary = "read-only MCP tools (JSON-RPC over Streamable HTTP); only the discovery tool needs the database" },
 	{ .id = "mcp.describe", .method = HM_GET, .pattern = "/mcp", .handler = h_mcp_get,
 	    .auth = AUTH_NONE,
@@ -540,6 +560,44 @@ const struct endpoint endpoints[] = {
 	    .body = BODY_JSON, .body_max = 8 * 1024, .flags = EP_DB | EP_STRICT | EP_NO_STORE,
 	    .fields = queries_fields,
 	    .summary = "paid: the gratitude graph across up to 25 handles, one flat price" },
+	{ .id = "a2a.agent_card", .method = HM_GET, .pattern = "/.well-known/agent-card.json",
+	    .handler = h_agent_card_get, .auth = AUTH_NONE,
+	    .summary = "the A2A Agent Card: one HTTP+JSON interface, the extensions and every skill" },
+	{ .id = "a2a.interface", .method = HM_GET, .pattern = "/a2a", .handler = h_a2a_get,
+	    .auth = AUTH_NONE,
+	    .summary = "the A2A interface descriptor: version, binding, supported operations" },
+	{ .id = "a2a.message_send", .method = HM_POST, .pattern = "/a2a/message:send",
+	    .handler = h_a2a_send_post, .auth = AUTH_NONE, .body = BODY_JSON, .body_max = 64 * 1024,
+	    .flags = EP_DB_TRY | EP_REMOTE | EP_A2A,
+	    .summary = "A2A SendMessage (or {skillId, params}): a task answered at once; never executes" },
+	A2A_UNSUPPORTED("a2a.message_stream", HM_POST, "/a2a/message:stream", NULL,
+	    h_a2a_unsupported, "A2A streaming: unsupported (400 UNSUPPORTED_OPERATION)"),
+	A2A_UNSUPPORTED("a2a.tasks.list", HM_GET, "/a2a/tasks", NULL, h_a2a_unsupported,
+	    "A2A ListTasks: unsupported, tasks are not stored"),
+	A2A_UNSUPPORTED("a2a.tasks.get", HM_GET, "/a2a/tasks/{taskId}", a2a_task_fields,
+	    h_a2a_unsupported, "A2A GetTask: unsupported, tasks are not stored"),
+	A2A_UNSUPPORTED("a2a.tasks.action", HM_POST, "/a2a/tasks/{taskId}", a2a_task_fields,
+	    h_a2a_unsupported, "A2A CancelTask and SubscribeToTask ({id}:cancel, {id}:subscribe): unsupported"),
+	A2A_UNSUPPORTED("a2a.push.list", HM_GET, "/a2a/tasks/{taskId}/pushNotificationConfigs",
+	    a2a_task_fields, h_a2a_push_unsupported, "A2A push configurations: not supported"),
+	A2A_UNSUPPORTED("a2a.push.create", HM_POST, "/a2a/tasks/{taskId}/pushNotificationConfigs",
+	    a2a_task_fields, h_a2a_push_unsupported, "A2A push configurations: not supported"),
+	A2A_UNSUPPORTED("a2a.push.get", HM_GET,
+	    "/a2a/tasks/{taskId}/pushNotificationConfigs/{configId}", a2a_push_fields,
+	    h_a2a_push_unsupported, "A2A push configurations: not supported"),
+	A2A_UNSUPPORTED("a2a.push.delete", HM_DELETE,
+	    "/a2a/tasks/{taskId}/pushNotificationConfigs/{configId}", a2a_push_fields,
+	    h_a2a_push_unsupported, "A2A push configurations: not supported"),
+	A2A_UNSUPPORTED("a2a.extended_card", HM_GET, "/a2a/extendedAgentCard", NULL,
+	    h_a2a_unsupported, "A2A extended Agent Card: unsupported"),
+	{ .id = "acp.resources", .method = HM_GET, .pattern = "/api/v1/acp/resources",
+	    .handler = h_acp_resources_get, .auth = AUTH_NONE,
+	    .summary = "the ACP resource catalog: eight resources, free or x402, with their links" },
+	{ .id = "acp.recognition_suggestion", .method = HM_POST,
+	    .pattern = "/api/v1/acp/recognition-suggestion", .handler = h_acp_suggestion_post,
+	    .check = h_acp_suggestion_check, .auth = AUTH_NONE, .body = BODY_JSON,
+	    .body_max = 16 * 1024, .flags = EP_STRICT, .fields = suggestion_fields,
+	    .summary = "a post-ACP-job recognition suggestion for agent:<N>; never executes or fetches evidence" },
 	{ .id = "feed.retired", .method = HM_GET, .pattern = "/api/feed", .handler = h_feed_get,
 	    .auth = AUTH_NONE, .summary = "retired feed: 410 with the replacement" },
 	{ .id = "handles.has_" BRAND_LOWER "s", .method = HM_GET,

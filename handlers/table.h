@@ -141,6 +141,16 @@ enum err h_points_policy_get(struct req *r, struct resp *w);
 enum err h_board_get(struct req *r, struct resp *w);
 enum err h_wallet_sent_get(struct req *r, struct resp *w);
 
+/* a2a.c (the A2A rows: EP_A2A; the skills are skills.h) and acp.c */
+enum err h_agent_card_get(struct req *r, struct resp *w);
+enum err h_a2a_get(struct req *r, struct resp *w);
+enum err h_a2a_send_post(struct req *r, struct resp *w);
+enum err h_a2a_unsupported(struct req *r, struct resp *w);
+enum err h_a2a_push_unsupported(struct req *r, struct resp *w);
+enum err h_acp_resources_get(struct req *r, struct resp *w);
+enum err h_acp_suggestion_check(struct req *r, struct resp *w);
+enum err h_acp_suggestion_post(struct req *r, struct resp *w);
+
 /* feed.c */
 enum err h_feed_get(struct req *r, struct resp *w);
 

@@ -48,6 +48,8 @@ enum body_kind {
                             * may be shown again; the handler sees r->pay.settled_earlier
                             * and serves only what that payment already bought (fcgi/pay.h) */
 
+#define EP_A2A        0x80u /* an A2A row: a body may also be application/a2a+json, and every
+                             * error is the google.rpc.Status body of lib/a2a.h */
 #define EP_REMOTE     0x40u /* may wait on a remote service (the chain RPC) although free:
                              * served by the remote pool, like every paid or signed row */
 

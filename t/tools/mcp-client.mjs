@@ -57,6 +57,17 @@ const samples = {
     good: [{ routeId, outcome: 'request_failed', schemaCheck: 'not_checked' }],
     bad: [{ routeId, outcome: 'ok', schemaCheck: 'passed' }, { routeId, outcome: 'request_failed' }],
   },
+  [`${brand}_suggest_recognition`]: {
+    good: [{ recipient: 'agent:1', acpJobId: 'job-1' }, { recipient: 'agent:2', acpJobId: 'j', amountUsdc: '0.5', mintAttestation: true }],
+    bad: [{ recipient: 'agent:1' }, { recipient: 'agent:1', acpJobId: 'j', mintAttestation: 'yes' }],
+  },
+  [`${brand}_prepare_agent_recognition`]: {
+    good: [{ recipient: 'agent:1', amountUsdcBaseUnits: '250000' }],
+    bad: [{ amountUsdc: '1' }, { recipient: 'agent:1', extra: 1 }],
+  },
+  [`${brand}_lookup_recognition`]: { good: [{ txHash: routeId }], bad: [{}, { txHash: '0x12' }] },
+  [`${brand}_lookup_agent_reputation`]: { good: [{ recipient: 'agent:1' }], bad: [{}] },
+  [`${brand}_claim_help`]: { good: [{ handle: 'github:alice' }], bad: [{}, { handle: 'x', y: 1 }] },
 };
 report.schemaChecks = {};
 for (const t of report.tools) {

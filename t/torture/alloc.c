@@ -245,6 +245,40 @@ static const struct treq reqs[] = {
 	    .check = SAME_STATUS },
 	{ "POST route context, bad note", "POST", "/api/v1/x402/route-contexts", "application/json",
 	    "{\"routeNote\":\"{}\",\"offer\":\"{}\",\"signature\":\"0x00\"}", .check = SAME_STATUS },
+	/* the agent surface (docs/PROTOCOL.md, Agents: A2A and ACP); tasks carry fresh ids */
+	{ "GET agent card", "GET", "/.well-known/agent-card.json", .check = SAME_BYTES },
+	{ "GET /a2a", "GET", "/a2a", .check = SAME_BYTES },
+	{ "A2A unsupported operation", "GET", "/a2a/tasks/t1", .check = SAME_BYTES },
+	{ "A2A lookup skill", "POST", "/a2a/message:send", "application/a2a+json",
+	    "{\"skillId\":\"" BRAND_LOWER ".lookup_recognition\",\"params\":{\"txHash\":\"" RID "\"}}",
+	    .check = SAME_STATUS },
+	{ "A2A reputation skill", "POST", "/a2a/message:send", "application/a2a+json",
+	    "{\"message\":{\"messageId\":\"m1\",\"role\":\"ROLE_USER\",\"parts\":[{\"data\":"
+	    "{\"skillId\":\"" BRAND_LOWER ".lookup_agent_reputation\",\"params\":{\"recipient\":"
+	    "\"agent:1\"}}}]}}", .check = SAME_STATUS },
+	{ "A2A suggestion skill", "POST", "/a2a/message:send", "application/json",
+	    "{\"skillId\":\"" BRAND_LOWER ".suggest_recognition\",\"params\":{\"recipient\":"
+	    "\"agent:1\",\"acpJobId\":\"j-1\",\"amountUsdc\":\"0.5\",\"evidence\":{\"uris\":"
+	    "[\"https://example.com/a\"]}}}", .check = SAME_STATUS },
+	{ "A2A handoff skill", "POST", "/a2a/message:send", "application/a2a+json",
+	    "{\"skillId\":\"" BRAND_LOWER ".score_agent\"}", .check = SAME_STATUS },
+	{ "A2A text, no skill", "POST", "/a2a/message:send", "application/a2a+json",
+	    "{\"message\":{\"messageId\":\"m2\",\"role\":\"ROLE_USER\",\"parts\":[{\"text\":"
+	    "\"weather\"}]},\"configuration\":{\"acceptedOutputModes\":[\"text/plain\"]}}",
+	    .check = SAME_STATUS },
+	{ "A2A unknown skill", "POST", "/a2a/message:send", "application/a2a+json",
+	    "{\"skillId\":\"nope\"}", .check = SAME_STATUS },
+	{ "A2A malformed body", "POST", "/a2a/message:send", "application/a2a+json",
+	    "{\"message\":{\"kind\":\"message\"}}", .check = SAME_BYTES },
+	{ "A2A wrong content type", "POST", "/a2a/message:send", "text/plain", "x",
+	    .check = SAME_BYTES },
+	{ "GET ACP resources", "GET", "/api/v1/acp/resources", .check = SAME_BYTES },
+	{ "POST ACP suggestion", "POST", "/api/v1/acp/recognition-suggestion", "application/json",
+	    "{\"recipient\":\"agent:3\",\"acpJobId\":\"job-9\",\"reason\":\"fast\","
+	    "\"amountUsdc\":\"1.5\",\"mintAttestation\":true}", .check = SAME_BYTES },
+	{ "POST /mcp claim help tool", "POST", "/mcp", "application/json",
+	    MCP_CALL(BRAND_LOWER "_claim_help", "{\"handle\":\"github:alice\"}"),
+	    .check = SAME_STATUS },
 	/* paid rows, before any facilitator call */
 	{ "paid read, no payment", "GET", "/api/v1/x402/routes?limit=2", .check = SAME_BYTES },
 	{ "paid read, bad payment", "GET", "/api/v1/x402/routes/" RID, .check = SAME_BYTES,
@@ -349,6 +383,12 @@ error_shape(const struct answer *a)
 	good = json_object_is_type(o, json_type_object) && json_object_object_get_ex(o, "error", &e) &&
 	    json_object_is_type(e, json_type_string) && json_object_object_get_ex(o, "message", &m) &&
 	    json_object_is_type(m, json_type_string);
+	/* The A2A rows: google.rpc.Status {"error": {code, status, message, details}} (lib/a2a.h). */
+	if (!good && json_object_is_type(o, json_type_object) &&
+	    json_object_object_get_ex(o, "error", &e) && json_object_is_type(e, json_type_object))
+		good = json_object_object_get_ex(e, "message", &m) &&
+		    json_object_is_type(m, json_type_string) &&
+		    json_object_object_get_ex(e, "code", &m) && json_object_is_type(m, json_type_int);
 	json_object_put(o);
 	return good;
 }
