@@ -996,8 +996,8 @@ run_handoff(struct req *r, const struct skill *s, const struct value *v, struct 
 	    "Call the URL over HTTP: the unpaid request answers 402 with the live challenge, which is "
 	    "authoritative for price, network and payTo. A payer client pays outside A2A, after "
 	    "approval." : "Call the URL over HTTP with the signed body; nothing is paid."));
-	snprintf(out->text, sizeof(out->text), "%s %s%s%s, outside A2A.", http_method_name(ep->method),
-	    url, ep->auth == AUTH_PAID ? ", paid with x402 at $" : "",
+	snprintf(out->text, sizeof(out->text), "%s %.500s%s%s, outside A2A.",
+	    http_method_name(ep->method), url, ep->auth == AUTH_PAID ? ", paid with x402 at $" : "",
 	    ep->auth == AUTH_PAID && ep->price_usdc ? ep->price_usdc : "");
 	out->data = o;
 }
