@@ -392,6 +392,8 @@ h_a2a_send_post(struct req *r, struct resp *w)
 	bool alias = false;
 	size_t at = 0;
 
+	if (ver == NULL && req_val(r, "A2A-Version"))
+		ver = req_val(r, "A2A-Version")->text;
 	if (!a2a_version_ok(ver))
 		return a2a_fail_write(w, A2A_VERSION_NOT_SUPPORTED, 0, "A2A-Version",
 		    "This agent speaks A2A 1.0; A2A-Version %.16s is not supported.", ver);

@@ -336,6 +336,12 @@ static const struct field wallet_sent_fields[] = {
 	{ .name = NULL },
 };
 
+/* A client may name the A2A version as a query parameter instead of the header. */
+static const struct field a2a_send_fields[] = {
+	{ .name = "A2A-Version", .src = VS_QUERY, .type = VT_STRING, .min_len = 0, .max_len = 16 },
+	{ .name = NULL },
+};
+
 static const struct field a2a_task_fields[] = {
 	{ .name = "taskId", .src = VS_PATH, .type = VT_STRING, .required = true, .min_len = 1,
 	    .max_len = 256 },
@@ -405,7 +411,7 @@ const struct endpoint endpoints[] = {
 	{ .id = "mcp", .method = HM_POST, .pattern = "/mcp", .handler = h_mcp_post,
 	    .auth = AUTH_NONE, .body = BODY_JSON, .body_max = 64 * 1024,
 	    .flags = EP_DB_TRY | EP_JSONRPC | EP_REMOTE,
-	    .summary = "read-only MCP tools (JSON-RPC over Streamable HTTP); only the discovery tool needs the database" },
+	    .summary = "read-only MCP tools (JSON-RPC over Streamable HTTP): discovery, drafts and the free agent skills" },
 	{ .id = "mcp.describe", .method = HM_GET, .pattern = "/mcp", .handler = h_mcp_get,
 	    .auth = AUTH_NONE,
 	    .summary = "the MCP tool surface described as JSON; a GET for text/event-stream answers 405" },
@@ -568,7 +574,7 @@ const struct endpoint endpoints[] = {
 	    .summary = "the A2A interface descriptor: version, binding, supported operations" },
 	{ .id = "a2a.message_send", .method = HM_POST, .pattern = "/a2a/message:send",
 	    .handler = h_a2a_send_post, .auth = AUTH_NONE, .body = BODY_JSON, .body_max = 64 * 1024,
-	    .flags = EP_DB_TRY | EP_REMOTE | EP_A2A,
+	    .flags = EP_DB_TRY | EP_REMOTE | EP_A2A, .fields = a2a_send_fields,
 	    .summary = "A2A SendMessage (or {skillId, params}): a task answered at once; never executes" },
 	A2A_UNSUPPORTED("a2a.message_stream", HM_POST, "/a2a/message:stream", NULL,
 	    h_a2a_unsupported, "A2A streaming: unsupported (400 UNSUPPORTED_OPERATION)"),
