@@ -463,7 +463,7 @@ agent_tip(const struct config *cfg, int step, const struct preview *p)
 		return NULL;
 	snprintf(desc, sizeof(desc), "Send %s USDC base units to agent:%s, paid to %s (the ERC-8004 "
 	    "payout wallet read now; the call reverts if it changed)%s.", p->amount_text, p->agent,
-	    addr_format(&p->payout, who), p->attest ? ", burning BOON for a soulbound attestation" : "");
+	    addr_format(&p->payout, who), p->attest ? ", burning " BRAND_UPPER " for a soulbound attestation" : "");
 	return transaction(cfg, step, "agent_tip", &p->payer, &cfg->tips_address, data, len,
 	    TIP_AGENT_SIG, desc);
 }

@@ -36,7 +36,7 @@ enum skill_ext {
 
 enum skill_state {
 	SKILL_COMPLETED,
-	SKILL_INPUT_REQUIRED,  /* a preview without the payer wallet (spec 3.4) */
+	SKILL_INPUT_REQUIRED,  /* a preview without the payer wallet (docs/PROTOCOL.md, Agents) */
 	SKILL_REJECTED,        /* unknown skill, params refused: err, field, msg */
 	SKILL_FAILED,          /* the database or the chain cannot answer; nothing found */
 	SKILL__MAX
@@ -44,7 +44,7 @@ enum skill_state {
 
 struct skill_result {
 	enum skill_state state;
-	const char *key;          /* the artifact key, e.g. "boon.recognitionPreview" */
+	const char *key;          /* the artifact key, e.g. "<brand>.recognitionPreview" */
 	const char *legacy_key;   /* its Stage 1 name, or NULL: key is used under both URIs */
 	json_object *data;        /* the answer (owned); NULL when rejected or failed */
 	json_object *request;     /* prepare: the normalized agentRecognitionRequest (owned) */
