@@ -36,7 +36,7 @@ enum skill_ext {
 
 enum skill_state {
 	SKILL_COMPLETED,
-	SKILL_INPUT_REQUIRED,  /* a preview without the payer wallet (docs/PROTOCOL.md, Agents) */
+	SKILL_INPUT_REQUIRED,  /* a preview without the payer wallet (docs/PROTOCOL.md, Agents: A2A and ACP) */
 	SKILL_REJECTED,        /* unknown skill, params refused: err, field, msg */
 	SKILL_FAILED,          /* the database or the chain cannot answer; nothing found */
 	SKILL__MAX
