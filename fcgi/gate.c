@@ -128,7 +128,8 @@ static enum err
 check_fields(const struct endpoint *ep, struct req *r, struct resp *w)
 {
 	struct fields_in in = { .params = r->params, .nparams = r->nparams, .query = r->query,
-	    .body = r->json, .strict = (ep->flags & EP_STRICT) != 0 };
+	    .body = r->json, .strict = (ep->flags & EP_STRICT) != 0,
+	    .query_lenient = (ep->flags & EP_A2A) != 0 };
 	struct fields_fail fail;
 
 	if (fields_check(ep->fields, &in, &r->pool, r->vals, &fail) == ERR_NONE)
@@ -155,8 +156,15 @@ gate_checks(const struct gate *g, struct req *r, struct resp *w)
 
 		endpoint_allow_text(allow, text, sizeof(text));
 		resp_header(w, "Allow", text);
-		return resp_fail(w, ERR_METHOD_NOT_ALLOWED, NULL,
+		e = resp_fail(w, ERR_METHOD_NOT_ALLOWED, NULL,
 		    "%s is not allowed on this path; use %s.", r->method_text, text);
+		/* An A2A row's path answers in A2A's error shape whatever the method. */
+		for (size_t i = 0; i < g->ntable; i++)
+			if ((g->table[i].flags & EP_A2A) && endpoint_path_matches(g->table[i].pattern, r->path)) {
+				a2a_error_from_rest(w, e);
+				break;
+			}
+		return e;
 	}
 	case EP_NOMEM:
 		return resp_fail(w, ERR_INTERNAL, NULL, NULL);

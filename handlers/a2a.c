@@ -123,9 +123,12 @@ h_agent_card_get(struct req *r, struct resp *w)
 	sha256((const uint8_t *)text, len, d);
 	hex_encode(d, 8, hx);
 	snprintf(etag, sizeof(etag), "\"%s\"", hx + 2);
-	resp_header(w, "Cache-Control", "public, max-age=300");
-	resp_header(w, "ETag", etag);
 	e = answer(w, 200, o, "application/json");
+	/* Cacheable only when it is the card (never an error built from a latched tree). */
+	if (e == ERR_NONE && !json_alloc_latched()) {
+		resp_header(w, "Cache-Control", "public, max-age=300");
+		resp_header(w, "ETag", etag);
+	}
 	return e;
 }
 
@@ -205,20 +208,26 @@ new_uuid(void)
 	uint8_t u[16];
 	char t[37];
 
-	if (uuid_new(u) < 0)
+	if (uuid_new(u) < 0) {
+		json_alloc_failed();    /* no task goes out without its id */
 		return NULL;
+	}
 	uuid_text(u, t);
 	return str(t);
 }
 
-/* A copy of o, or NULL. */
+/* A copy of o; a copy that cannot be made sets the latch (lib/json.h), so no answer lacks it. */
 static json_object *
 copy(json_object *o)
 {
 	json_object *c = NULL;
 
-	if (o == NULL || json_object_deep_copy(o, &c, NULL) != 0)
+	if (o == NULL)
 		return NULL;
+	if (json_object_deep_copy(o, &c, NULL) != 0) {
+		json_alloc_failed();
+		return NULL;
+	}
 	return c;
 }
 
@@ -370,6 +379,31 @@ no_skill(struct req *r, const struct a2a_send *m)
 	return task_json(m, SKILL_COMPLETED, text, arts, meta);
 }
 
+/* Whether the comma-separated list (spaces around items allowed) has item exactly. */
+static bool
+list_has(const char *list, const char *item)
+{
+	size_t n = strlen(item);
+
+	while (*list) {
+		const char *end;
+		size_t len;
+
+		while (*list == ' ' || *list == '\t' || *list == ',')
+			list++;
+		end = list;
+		while (*end && *end != ',')
+			end++;
+		len = (size_t)(end - list);
+		while (len && (list[len - 1] == ' ' || list[len - 1] == '\t'))
+			len--;
+		if (len == n && memcmp(list, item, n) == 0)
+			return true;
+		list = end;
+	}
+	return false;
+}
+
 static bool
 alias_id(const char *id)
 {
@@ -406,7 +440,7 @@ h_a2a_send_post(struct req *r, struct resp *w)
 	/* The extensions the client asked for that this agent has, echoed. */
 	echo[0] = '\0';
 	for (int e = 0; want && e < EXT__MAX; e++)
-		if (uris[e][0] && strstr(want, uris[e])) {
+		if (uris[e][0] && list_has(want, uris[e])) {
 			int n = snprintf(echo + at, sizeof(echo) - at, "%s%s", at ? ", " : "", uris[e]);
 
 			if (n > 0 && (size_t)n < sizeof(echo) - at)

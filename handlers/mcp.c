@@ -19,6 +19,7 @@
 #include "mcp.h"
 #include "skills.h"
 #include "table.h"
+#include "utf8.h"
 #include "version.h"
 #include "banned.h"
 
@@ -305,7 +306,7 @@ tool_fail(enum err e, const char *field, const char *fmt, ...)
 	va_list ap;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	utf8_vformat(msg, sizeof(msg), fmt, ap);
 	va_end(ap);
 	json_object_object_add(o, "error", json_object_new_string(err_info(e)->code));
 	json_object_object_add(o, "message", json_object_new_string(msg));
@@ -546,8 +547,7 @@ tools_call(struct req *r, json_object *id, json_object *params)
 	    !json_object_is_type(args, json_type_object))
 		return rpc_error(id, MCP_INVALID_PARAMS, "Invalid params: arguments must be an object.");
 	if (t == NULL)
-		return rpc_result(id, call_skill(r, skill_by_tool(n), args ? args :
-		    json_object_new_object()));
+		return rpc_result(id, call_skill(r, skill_by_tool(n), args));
 	memset(v, 0, sizeof(v));
 	if ((fail = args_check(r, t, ep->fields, args, v)) != NULL)
 		return rpc_result(id, fail);

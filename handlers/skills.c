@@ -29,6 +29,7 @@
 #include "tippoints.h"
 #include "tipreads.h"
 #include "u256.h"
+#include "utf8.h"
 #include "banned.h"
 
 #define NOTE_MAX 280              /* bytes of a tip's note (the tips contract's MAX_NOTE_LEN) */
@@ -86,6 +87,9 @@ static const struct field prepare_fields[] = {
 	{ .name = "evidence", .src = VS_BODY, .type = VT_OBJECT },
 	{ .name = "mintAttestation", .src = VS_BODY, .type = VT_BOOL },
 	{ .name = "requiresApproval", .src = VS_BODY, .type = VT_BOOL },
+	/* As the echoed request carries it: only 6 (USDC) is accepted. */
+	{ .name = "usdcDecimals", .src = VS_BODY, .type = VT_UINT, .min = USDC_DECIMALS,
+	    .max = USDC_DECIMALS },
 	{ .name = NULL },
 };
 
@@ -122,10 +126,12 @@ reject(struct skill_result *out, enum err e, const char *field, const char *fmt,
 	out->state = SKILL_REJECTED;
 	out->err = e;
 	out->field = field;
+	/* Messages may quote untrusted input cut to fit: kept valid UTF-8. */
 	va_start(ap, fmt);
-	vsnprintf(out->msg, sizeof(out->msg), fmt, ap);
+	utf8_vformat(out->msg, sizeof(out->msg), fmt, ap);
 	va_end(ap);
 	snprintf(out->text, sizeof(out->text), "Rejected: %s", out->msg);
+	utf8_repair(out->text);
 	json_object_put(out->data);
 	out->data = NULL;
 }
@@ -136,8 +142,9 @@ fail(struct skill_result *out, enum err e, const char *msg)
 	out->state = SKILL_FAILED;
 	out->err = e;
 	out->field = NULL;
-	snprintf(out->msg, sizeof(out->msg), "%s", msg ? msg : err_info(e)->message);
+	utf8_copy(out->msg, sizeof(out->msg), msg ? msg : err_info(e)->message);
 	snprintf(out->text, sizeof(out->text), "Failed: %s", out->msg);
+	utf8_repair(out->text);
 	json_object_put(out->data);
 	out->data = NULL;
 }
@@ -272,7 +279,7 @@ enum err
 suggestion_build(struct req *r, const struct value *v, json_object **out, const char **field,
     char *msg, size_t cap)
 {
-	char atomic[DECIMAL_ATOMIC_BUFSZ], why[200], url[CONFIG_STR_MAX + 64], text[600];
+	char atomic[DECIMAL_ATOMIC_BUFSZ], why[200], url[CONFIG_STR_MAX + 64], text[800];
 	const char *agent = v[SG_RECIPIENT].present && strncmp(v[SG_RECIPIENT].text, "agent:", 6) == 0
 	    ? v[SG_RECIPIENT].text : NULL;
 	json_object *o, *sg, *safety, *acp;
@@ -413,6 +420,8 @@ transaction(const struct config *cfg, int step, const char *purpose, const struc
 	json_object_object_add(t, "from", addr_json(from));
 	json_object_object_add(t, "to", addr_json(to));
 	json_object_object_add(t, "value", json_object_new_string("0"));
+	if (hex == NULL)
+		json_alloc_failed();   /* a proposed call is never shown without its calldata */
 	json_object_object_add(t, "data", hex ? json_object_new_string(hex_encode(data, len, hex)) : NULL);
 	json_object_object_add(t, "function", json_object_new_string(function));
 	json_object_object_add(t, "description", json_object_new_string(description));
@@ -430,8 +439,10 @@ approval(const struct config *cfg, int step, const char *purpose, const struct a
 	size_t len = 0;
 	char desc[300], dec[U256_DEC_MAX + 1];
 
-	if (abi_calldata("approve(address,uint256)", args, 2, data, sizeof(data), &len) < 0)
+	if (abi_calldata("approve(address,uint256)", args, 2, data, sizeof(data), &len) < 0) {
+		json_alloc_failed();
 		return NULL;
+	}
 	snprintf(desc, sizeof(desc), "Allow the tips contract to take exactly %s base units of %s "
 	    "from the payer.", u256_format_dec(amount, dec), what);
 	return transaction(cfg, step, purpose, from, token, data, len, "approve(address,uint256)", desc);
@@ -459,8 +470,10 @@ agent_tip(const struct config *cfg, int step, const struct preview *p)
 	args[6] = abi_uint64(0);
 	args[7] = abi_bytes32(zero);
 	args[8] = abi_bytes32(zero);
-	if (abi_calldata(TIP_AGENT_SIG, args, 9, data, sizeof(data), &len) < 0)
+	if (abi_calldata(TIP_AGENT_SIG, args, 9, data, sizeof(data), &len) < 0) {
+		json_alloc_failed();
 		return NULL;
+	}
 	snprintf(desc, sizeof(desc), "Send %s USDC base units to agent:%s, paid to %s (the ERC-8004 "
 	    "payout wallet read now; the call reverts if it changed)%s.", p->amount_text, p->agent,
 	    addr_format(&p->payout, who), p->attest ? ", burning " BRAND_UPPER " for a soulbound attestation" : "");
@@ -611,18 +624,22 @@ request_json(const struct skill *s, const struct value *v, const struct preview 
 	json_object *o = json_object_new_object();
 	const struct value *e = val(s, v, "evidence");
 
+	/* Only members the request may carry again, so a client can send it back as is. */
 	json_object_object_add(o, "recipient", json_object_new_string(val(s, v, "recipient")->text));
-	json_object_object_add(o, "settlementFrom", p->has_payer ? addr_json(&p->payer) : NULL);
+	if (p->has_payer)
+		json_object_object_add(o, "settlementFrom", addr_json(&p->payer));
 	json_object_object_add(o, "amountUsdcBaseUnits", json_object_new_string(p->amount_text));
 	json_object_object_add(o, "usdcDecimals", json_object_new_int(USDC_DECIMALS));
-	json_object_object_add(o, "reason", json_object_new_string(p->note));
+	if (p->note_len)
+		json_object_object_add(o, "reason", json_object_new_string(p->note));
 	json_object_object_add(o, "mintAttestation", json_object_new_boolean(p->attest));
 	json_object_object_add(o, "requiresApproval", json_object_new_boolean(1));
 	if (e) {
 		json_object *copy = NULL;
 
-		if (json_object_deep_copy(e->object, &copy, NULL) == 0)
-			json_object_object_add(o, "evidence", copy);
+		if (json_object_deep_copy(e->object, &copy, NULL) != 0)
+			json_alloc_failed();   /* never an answer without what was asked */
+		json_object_object_add(o, "evidence", copy);
 	}
 	return o;
 }
@@ -827,8 +844,12 @@ run_reputation(struct req *r, const struct skill *s, const struct value *v, stru
 	}
 	sql_add(&q, "SELECT LOWER(HEX(owner)), LOWER(HEX(payout_wallet)) FROM agents WHERE "
 	    "chain_id = ? AND agent_id = ?", SQL_U64(r->cfg->chain_id), SQL_TEXT(agent));
-	if (db_query_pair(r->db, &q, owner, payout, sizeof(owner)) == DB_OK)
-		found = owner[0] != '\0';
+	if (db_query_pair(r->db, &q, owner, payout, sizeof(owner)) != DB_OK) {
+		json_object_put(points);
+		fail(out, ERR_DATABASE_UNAVAILABLE, NULL);
+		return;
+	}
+	found = owner[0] != '\0';
 	sql_reset(&q);
 	sql_add(&q, "SELECT COUNT(*) FROM tip_attestations WHERE chain_id = ? AND handle_hash = ? "
 	    "AND burned = 0", SQL_U64(r->cfg->chain_id), SQL_BYTES(h->hash, 32));

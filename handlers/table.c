@@ -344,15 +344,15 @@ static const struct field a2a_send_fields[] = {
 
 static const struct field a2a_task_fields[] = {
 	{ .name = "taskId", .src = VS_PATH, .type = VT_STRING, .required = true, .min_len = 1,
-	    .max_len = 256 },
+	    .max_len = 2048 },
 	{ .name = NULL },
 };
 
 static const struct field a2a_push_fields[] = {
 	{ .name = "taskId", .src = VS_PATH, .type = VT_STRING, .required = true, .min_len = 1,
-	    .max_len = 256 },
+	    .max_len = 2048 },
 	{ .name = "configId", .src = VS_PATH, .type = VT_STRING, .required = true, .min_len = 1,
-	    .max_len = 256 },
+	    .max_len = 2048 },
 	{ .name = NULL },
 };
 

@@ -62,6 +62,8 @@ get_string(json_object *o, const char *key, bool required, size_t max, const cha
 	n = (size_t)json_object_get_string_len(v);
 	if (n == 0 || n > max)
 		return fail_at(f, A2A_INVALID_PARAMS, key, "%s must be 1 to %zu bytes long.", key, max);
+	if (memchr(json_object_get_string(v), '\0', n) != NULL)
+		return fail_at(f, A2A_INVALID_PARAMS, key, "%s must not contain NUL.", key);
 	*out = json_object_get_string(v);
 	return 0;
 }
@@ -359,12 +361,12 @@ parse_message(json_object *m, json_object *req_meta, const char *const *ext_uris
 
 	/* The skill: a data part naming it, then metadata, then an extension request. */
 	for (size_t i = 0; i < n; i++) {
-		json_object *d;
+		json_object *d, *v;
 
 		if (!json_object_object_get_ex(json_object_array_get_idx(parts, i), "data", &d) ||
 		    !json_object_is_type(d, json_type_object))
 			continue;
-		if (json_object_object_get_ex(d, "skillId", NULL)) {
+		if (json_object_object_get_ex(d, "skillId", &v) && json_object_is_type(v, json_type_string)) {
 			if (get_string(d, "skillId", true, A2A_ID_MAX, &out->skill_id, f) < 0 ||
 			    params_of(d, &out->params, f) < 0)
 				return -1;

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "fields.h"
+#include "utf8.h"
 #include "url.h"
 #include "banned.h"
 
@@ -24,7 +25,7 @@ fail_with(struct fields_fail *fail, enum err e, const char *field, const char *f
 	fail->msg[0] = '\0';
 	if (fmt) {
 		va_start(ap, fmt);
-		vsnprintf(fail->msg, sizeof(fail->msg), fmt, ap);
+		utf8_vformat(fail->msg, sizeof(fail->msg), fmt, ap);
 		va_end(ap);
 	}
 	return e;
@@ -165,7 +166,7 @@ fields_check(const struct field *f, const struct fields_in *in, struct pool *poo
 			return e;
 		}
 	}
-	for (size_t k = 0; k < nq; k++)
+	for (size_t k = 0; k < nq && !in->query_lenient; k++)
 		if (!qp[k].used)
 			return fail_with(fail, ERR_UNKNOWN_FIELD, qp[k].name,
 			    "This endpoint has no query parameter %s.", qp[k].name);

@@ -35,6 +35,8 @@ struct fields_in {
 	bool strict;                      /* body members that name no field are refused */
 	bool body_only;                   /* every field is read from body, whatever its source
 	                                   * (a tool call's arguments); implies strict */
+	bool query_lenient;               /* query parameters no field names are ignored (the
+	                                   * A2A rows: A2A lets clients add service parameters) */
 };
 
 struct fields_fail {

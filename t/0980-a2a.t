@@ -321,6 +321,15 @@ is "$(jq -c '[.preconditions[] | select(.id == "payer_wallet" or .id == "agent_r
 	'[["payer_wallet","missing"],["agent_registered","ok"]] true' \
 	"no settlementFrom: the payer wallet missing, the agent registered, nothing claimed about the payer's balances"
 like "$(jqr .task.status.message.parts[0].text)" '(settlementFrom|wallet)' "no settlementFrom: the status message asks for the payer wallet"
+# The echoed request, sent back with the payer filled in, is taken as is
+# (under the extension URI: the skill a client continues with).
+echoreq=$(jq -c --arg u "$EXT" --arg k "$b.agentRecognitionRequest" --arg p "$P" \
+	'[.task.artifacts[] | .metadata[$u][$k] // empty] | first | .settlementFrom = $p' "$adir/pv_nopayer.json")
+send_a2a "$(jq -cn --arg u "$EXT" --arg k "$b.agentRecognitionRequest" --argjson q "$echoreq" \
+	'{message: {messageId: "m-echo", role: "ROLE_USER", parts: [{text: "continue"}], metadata: {($u): {($k): $q}}}}')"
+is "$(jq -c '[.task.status.state, (.task.artifacts[0].parts[0].data.status)]' <<<"$body")" \
+	'["TASK_STATE_COMPLETED","needs_operator_approval"]' \
+	"the echoed agentRecognitionRequest, sent back with settlementFrom, gives a complete preview"
 skill pv_unknown_nopayer $b.prepare_agent_recognition "{\"recipient\":\"agent:999\",\"amountUsdc\":\"1\"}"
 x=$(datapart recognitionPreview)
 valid recognition-preview.json "$x" "unknown agent, no settlementFrom: a valid preview"
@@ -610,6 +619,28 @@ is "$(jq -c '.result | [.isError, (.structuredContent.error | type)]' <<<"$body"
 mcp "$(jq -cn --arg b "$b" --arg tx "$TXPRIV" '{jsonrpc: "2.0", id: 5, method: "tools/call",
 	params: {name: ($b + "_lookup_recognition"), arguments: {txHash: $tx}}}')"
 is "$(jq -c '.result.structuredContent | [.amountUsdc, .amountUsdcBaseUnits]' <<<"$body")" '[null,null]' "MCP lookup of the private tip: redacted too"
+
+# ---- edges found in review: query parameters, a wrong method, UTF-8, exact extension names
+r POST "/a2a/message:stream?A2A-Version=1.0" "${CT[@]}" --data-binary '{}'
+a2a_error 400 FAILED_PRECONDITION UNSUPPORTED_OPERATION "message:stream with a query parameter"
+r GET "/a2a/tasks/t-1?historyLength=3"
+a2a_error 400 FAILED_PRECONDITION UNSUPPORTED_OPERATION "GetTask with historyLength"
+r GET $A2A
+a2a_error 405 INVALID_ARGUMENT INVALID_PARAMS "GET message:send (wrong method)" gate
+long=$(printf '€%.0s' $(seq 1 40))
+send_a2a "{\"skillId\":\"a$long\"}"
+is "$(state)" TASK_STATE_REJECTED "an unknown skill id of 40 multi-byte characters (121 bytes): rejected"
+printf '%s' "$body" | iconv -f UTF-8 -t UTF-8 >/dev/null 2>&1
+ok $? "and the answer, which quotes it cut short, is valid UTF-8"
+send_a2a "{\"skillId\":\"$b.claim_help\",\"params\":{\"handle\":\"github:alice\",\"$long\":1}}"
+printf '%s' "$body" | iconv -f UTF-8 -t UTF-8 >/dev/null 2>&1
+ok $? "a refused multi-byte param name: valid UTF-8 ($(state))"
+r POST $A2A "${CT[@]}" -H "A2A-Extensions: ${EXT}0, $LEG" --data-binary "{\"skillId\":\"$b.claim_help\",\"params\":{\"handle\":\"x:carol\"}}"
+is "$(header a2a-extensions)" "$LEG" "A2A-Extensions: only exact names are echoed (not a v0.10)"
+send_a2a "{\"skillId\":\"$b.claim_help\",\"params\":{\"handle\":\"github:alice\",\"x\":\"\\u0000\"}}"
+is "$(state)" TASK_STATE_REJECTED "a NUL in a params member is refused as an unknown member"
+send_a2a '{"message":{"messageId":"\u0000","role":"ROLE_USER","parts":[{"text":"x"}]}}'
+a2a_error 400 INVALID_ARGUMENT INVALID_PARAMS "a messageId of a NUL byte"
 
 # ---- every schema verdict; nothing fetched, nothing leaked, nothing 5xx
 validate_all
