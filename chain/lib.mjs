@@ -8,6 +8,7 @@ import {
   defineChain,
   keccak256,
   toBytes,
+  concat,
   encodeAbiParameters,
   decodeEventLog,
   getAddress,
@@ -341,16 +342,12 @@ export function handleHash(handle) {
 }
 
 /**
- * The private-tip commitment this project's tools use (ours; the contract only stores it):
- * keccak256(abi.encode("waymark:private-tip:v1", amount, note, salt)).
+ * The private-tip commitment (docs/PROTOCOL.md, Private tips; the contract only stores it):
+ * keccak256(salt || utf8(note)), salt 32 bytes. The note's blob goes to the service with
+ * POST /api/v1/private-tip-blobs {privateCommitment, note, salt}.
  */
-export function privateCommitment(amount, note, salt) {
-  return keccak256(
-    encodeAbiParameters(
-      [{ type: 'string' }, { type: 'uint256' }, { type: 'string' }, { type: 'bytes32' }],
-      ['waymark:private-tip:v1', amount, note, salt],
-    ),
-  );
+export function privateCommitment(note, salt) {
+  return keccak256(concat([toBytes(salt), toBytes(note)]));
 }
 
 /** EIP-712 Link voucher signature by `key` (trusted signer or guardian) for the tips contract. */

@@ -109,6 +109,8 @@ function sources() {
   ];
 }
 
+let lastTx = null;   // the transaction of the latest send()
+
 async function send(wallet, call, what) {
   let hash;
   try {
@@ -119,6 +121,7 @@ async function send(wallet, call, what) {
   }
   const receipt = await waitReceipt(ctx.publicClient, hash);
   if (receipt.status !== 'success') die(`${what} reverted in tx ${hash}`, 1);
+  lastTx = hash;
   return eventsFromReceipt(receipt, sources());
 }
 
@@ -186,6 +189,7 @@ async function main() {
 
   const byKind = {};
   let tips = 0;
+  const privateBlobs = [];
   for (const p of PLAN) {
     if (p[0] === 'agent-wallet') {
       const a = agents.find((x) => x.agentId === String(p[1]));
@@ -210,7 +214,7 @@ async function main() {
     const w = wallets[t];
     let call;
     const salt = keccak256(toBytes(`waymark:seed:salt:${tips}`));
-    const commitment = privateCommitment(amount, note, salt);
+    const commitment = privateCommitment(note, salt);
     if (target.startsWith('agent:')) {
       const id = BigInt(target.slice(6));
       let payout = await read(st.identityRegistry, abis.registry, 'getAgentWallet', [id]);
@@ -228,6 +232,9 @@ async function main() {
     const evs = await send(w, { address: st.tips, abi: abis.tips, ...call }, `tip ${tips} to ${target}`);
     const ev = evs.find((e) => e.contract === 'tips' && e.args.tipId !== undefined);
     byKind[ev.event] = (byKind[ev.event] || 0) + 1;
+    // What the tipper keeps of a private tip: the note and salt of its blob (uploaded by
+    // chain/seed-private.mjs once the service is up), and the key that may disclose it.
+    if (priv) privateBlobs.push({ tipId: ev.args.tipId.toString(), txHash: lastTx, target, note, salt, commitment, tipperKey: t });
     tips++;
   }
 
@@ -241,7 +248,7 @@ async function main() {
     if (payout === ZERO_ADDRESS) payout = a.owner;
     out.push({ agentId: a.agentId, owner: a.owner, payout: getAddress(payout) });
   }
-  process.stdout.write(JSON.stringify({ agents: out, handles, tips, byKind }) + '\n');
+  process.stdout.write(JSON.stringify({ agents: out, handles, tips, byKind, privateBlobs }) + '\n');
 }
 
 main().catch((e) => die(e.shortMessage || e.message, 1));

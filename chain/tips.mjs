@@ -28,8 +28,9 @@
 // contract; with --permit the BOON burn uses an ERC-2612 permit instead of an allowance.
 // --expect-wallet defaults to what the chain says now (the linked wallet or 0x0 for a handle,
 // the registry's payout for an agent). A private tip's note never leaves this script: only the
-// commitment keccak256(abi.encode("waymark:private-tip:v1", amount, note, salt)) goes on chain
-// (salt = keccak256(tipper, handle, note, amount)).
+// commitment keccak256(salt || utf8(note)) goes on chain (salt = keccak256(abi.encode(tipper,
+// handle, note, amount))); the JSON line carries commitment and salt, so a caller that knows
+// the note can upload its blob (docs/PROTOCOL.md, Private tips).
 //
 // Every transaction prints one JSON line:
 //   {op, txHash, blockNumber, blockHash, events:[{contract, event, logIndex, args}], ...}
@@ -256,7 +257,7 @@ async function doTip(agent) {
       [wallet.account.address, target, note, amount],
     ),
   );
-  const commitment = privateCommitment(amount, note, salt);
+  const commitment = privateCommitment(note, salt);
   let call;
   if (agent) {
     call = priv
@@ -274,7 +275,7 @@ async function doTip(agent) {
     tipper: getAddress(wallet.account.address),
     amount: amount.toString(),
     private: priv,
-    ...(priv ? { commitment } : {}),
+    ...(priv ? { commitment, salt } : {}),
   }));
 }
 

@@ -253,6 +253,9 @@ pay_run(const struct gate *g, struct req *r, struct resp *w)
 		e = r->ep->prepay(r, w);
 		if (prepay_answered(w, e))
 			return e;
+		/* A payee of this request's own (docs/PROTOCOL.md, Private tips). */
+		if (r->pay.pay_to_set)
+			memcpy(rq.pay_to.b, r->pay.pay_to, sizeof(rq.pay_to.b));
 	}
 	if (hdr == NULL)
 		return challenge(w, &rq, ERR_PAYMENT_REQUIRED, NULL);

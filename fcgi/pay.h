@@ -16,7 +16,8 @@
  *
  * Paid publication (docs/ARCHITECTURE.md) adds three optional pieces, all
  * generic:
- *   - the row's prepay hook runs first, with the database, paid or not:
+ *   - the row's prepay hook runs first, with the database, paid or not
+ *     (it may also name this request's payee, r->pay.pay_to):
  *     it refuses what could never be served (400/409 before any 402) or
  *     answers by itself (e.g. the identical bundle already published);
  *     with a PAYMENT-SIGNATURE it may reserve, and sets r->pay.cancel to

@@ -769,7 +769,8 @@ run_lookup(struct req *r, const struct skill *s, const struct value *v, struct s
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
 	json_object *o, *att;
-	bool private, minted;
+	bool private, minted, disclosed;
+	const char *amt;
 
 	sql_add(&q, "SELECT " TIP_COLUMNS ", (SELECT a.burned FROM tip_attestations a WHERE "
 	    "a.chain_id = t.chain_id AND a.tip_id = t.tip_id) FROM tips t WHERE t.chain_id = ? AND "
@@ -787,6 +788,9 @@ run_lookup(struct req *r, const struct skill *s, const struct value *v, struct s
 		return;
 	}
 	private = row[2] && strcmp(row[2], "1") == 0;
+	/* A tip its tipper disclosed shows its amount (docs/PROTOCOL.md, Private tips). */
+	disclosed = private && row[19] != NULL;
+	amt = private ? (disclosed ? row[19] : NULL) : row[7];
 	minted = row[TIP_NCOLUMNS] && strcmp(row[TIP_NCOLUMNS], "0") == 0;
 	hex_encode(tx->b32, 32, th);
 	o = json_object_new_object();
@@ -796,9 +800,9 @@ run_lookup(struct req *r, const struct skill *s, const struct value *v, struct s
 	json_object_object_add(o, "recipient", json_object_new_string(row[3]));
 	json_object_object_add(o, "resolvedPayoutWallet",
 	    !private && row[6] ? addr_json_new(row[6]) : NULL);
-	json_object_object_add(o, "amountUsdcBaseUnits", private ? NULL : opt_string(row[7]));
-	if (!private && row[7] &&
-	    decimal_from_atomic(row[7], strlen(row[7]), USDC_DECIMALS, shown, sizeof(shown)) == DECIMAL_OK)
+	json_object_object_add(o, "amountUsdcBaseUnits", opt_string(amt));
+	if (amt && decimal_from_atomic(amt, strlen(amt), USDC_DECIMALS, shown, sizeof(shown)) ==
+	    DECIMAL_OK)
 		json_object_object_add(o, "amountUsdc", json_object_new_string(shown));
 	else
 		json_object_object_add(o, "amountUsdc", NULL);
@@ -809,13 +813,16 @@ run_lookup(struct req *r, const struct skill *s, const struct value *v, struct s
 	json_object_object_add(att, "appUrl", minted ? json_object_new_string(url) : NULL);
 	json_object_object_add(o, "attestation", att);
 	json_object_object_add(o, "receiptUrl", json_object_new_string(url));
-	json_object_object_add(o, "privateDataBoundary", json_object_new_string(private ?
+	json_object_object_add(o, "privateDataBoundary", json_object_new_string(disclosed ?
+	    "A private tip its tipper disclosed: the amount is shown as the sender disclosed it, "
+	    "until the sender withdraws the disclosure. This lookup never unlocks anything." : private ?
 	    "A private tip: its amount and note are not served here (redacted). The recipient or the "
 	    "tipper reads them through the signed private-tip unlock, and anyone else at the unlock "
 	    "price; this lookup never unlocks anything." :
 	    "A public tip: the amount and recipient are public onchain data. This lookup never "
 	    "unlocks private tips."));
 	snprintf(out->text, sizeof(out->text), "Recognition %s to %s%s.", th, row[3],
+	    disclosed ? " (private, disclosed by its sender)" :
 	    private ? " (private: amount and note redacted)" : "");
 	mysql_free_result(res);
 	out->data = o;

@@ -8,6 +8,7 @@
 
 #include "brand.h"
 #include "drafts.h"
+#include "privtip.h"
 #include "reports.h"
 #include "skills.h"
 #include "table.h"
@@ -336,6 +337,41 @@ static const struct field wallet_sent_fields[] = {
 	{ .name = NULL },
 };
 
+static const struct field private_blob_fields[] = {
+	{ .name = "privateCommitment", .src = VS_BODY, .type = VT_BYTES32, .required = true },
+	{ .name = "note", .src = VS_BODY, .type = VT_STRING, .required = true, .min_len = 1,
+	    .max_len = PRIVTIP_NOTE_MAX },
+	{ .name = "salt", .src = VS_BODY, .type = VT_BYTES32, .required = true },
+	{ .name = NULL },
+};
+
+static const struct field private_pending_fields[] = {
+	{ .name = "handle", .src = VS_QUERY, .type = VT_HANDLE, .required = true },
+	{ .name = NULL },
+};
+
+static const struct field private_tip_fields[] = {
+	{ .name = "tipId", .src = VS_PATH, .type = VT_UINT, .required = true, .min = 1,
+	    .max = INT64_MAX },
+	{ .name = NULL },
+};
+
+static const char *const disclosure_actions[] = { "disclose", "withdraw", NULL };
+
+static const struct field disclosure_get_fields[] = {
+	{ .name = "txHash", .src = VS_PATH, .type = VT_BYTES32, .required = true },
+	{ .name = NULL },
+};
+
+static const struct field disclosure_fields[] = {
+	{ .name = "txHash", .src = VS_PATH, .type = VT_BYTES32, .required = true },
+	{ .name = "action", .src = VS_BODY, .type = VT_CHOICE, .required = true,
+	    .choices = disclosure_actions },
+	{ .name = "signature", .src = VS_BODY, .type = VT_STRING, .required = true, .min_len = 4,
+	    .max_len = 2 + 2 * PRIVTIP_SIG_MAX },
+	{ .name = NULL },
+};
+
 /* A client may name the A2A version as a query parameter instead of the header. */
 static const struct field a2a_send_fields[] = {
 	{ .name = "A2A-Version", .src = VS_QUERY, .type = VT_STRING, .min_len = 0, .max_len = 16 },
@@ -604,6 +640,36 @@ const struct endpoint endpoints[] = {
 	    .check = h_acp_suggestion_check, .auth = AUTH_NONE, .body = BODY_JSON,
 	    .body_max = 16 * 1024, .flags = EP_STRICT, .fields = suggestion_fields,
 	    .summary = "a post-ACP-job recognition suggestion for agent:<N>; never executes or fetches evidence" },
+	{ .id = "private_tips.blob", .method = HM_POST, .pattern = "/api/v1/private-tip-blobs",
+	    .handler = h_private_blob_post, .auth = AUTH_NONE, .body = BODY_JSON, .body_max = 4096,
+	    .flags = EP_DB | EP_STRICT, .fields = private_blob_fields,
+	    .summary = "store a private tip's note, bound to its commitment keccak256(salt || note), encrypted at rest" },
+	{ .id = "private_tips.pending", .method = HM_GET, .pattern = "/api/v1/private-tips/pending",
+	    .handler = h_private_pending_get, .auth = AUTH_NONE, .flags = EP_DB,
+	    .fields = private_pending_fields,
+	    .summary = "recipient-safe previews of a handle's private tips (never a note, amount or commitment)" },
+	{ .id = "private_tips.auth_challenge", .method = HM_POST, .pattern = "/tips/{tipId}/auth-challenge",
+	    .handler = h_private_challenge_post, .auth = AUTH_NONE, .rate = RATE_SITE, .flags = EP_DB,
+	    .fields = private_tip_fields,
+	    .summary = "a single-use, five-minute EIP-712 PrivateTipUnlock challenge for one private tip" },
+	{ .id = "private_tips.unlock", .method = HM_GET, .pattern = "/tips/{tipId}",
+	    .handler = h_private_unlock_get, .prepay = h_private_unlock_prepay, .auth = AUTH_PAID,
+	    .price_usdc = "1", .flags = EP_DB | EP_NO_STORE, .fields = private_tip_fields,
+	    .summary = "a private tip's note and amount: free for the tipper or recipient (signed headers), else $1 to the tipper" },
+	{ .id = BRAND_LOWER "s.disclosure", .method = HM_GET,
+	    .pattern = "/api/v1/" BRAND_LOWER "s/{txHash}/disclosure", .handler = h_disclosure_get,
+	    .auth = AUTH_NONE, .flags = EP_DB, .fields = disclosure_get_fields,
+	    .summary = "whether the tipper disclosed a private tip, and who signed it when" },
+	{ .id = BRAND_LOWER "s.disclosure.disclose", .method = HM_POST,
+	    .pattern = "/api/v1/" BRAND_LOWER "s/{txHash}/disclosure", .handler = h_disclosure_post,
+	    .auth = AUTH_NONE, .body = BODY_JSON, .body_max = 16 * 1024,
+	    .flags = EP_DB | EP_STRICT | EP_REMOTE, .fields = disclosure_fields,
+	    .summary = "disclose a private tip's note and amount, signed (EIP-712 Disclosure) by its tipper" },
+	{ .id = BRAND_LOWER "s.disclosure.withdraw", .method = HM_DELETE,
+	    .pattern = "/api/v1/" BRAND_LOWER "s/{txHash}/disclosure", .handler = h_disclosure_delete,
+	    .auth = AUTH_NONE, .body = BODY_JSON, .body_max = 16 * 1024,
+	    .flags = EP_DB | EP_STRICT | EP_REMOTE, .fields = disclosure_fields,
+	    .summary = "withdraw a disclosure for future reads, signed by the tipper" },
 	{ .id = "feed.retired", .method = HM_GET, .pattern = "/api/feed", .handler = h_feed_get,
 	    .auth = AUTH_NONE, .summary = "retired feed: 410 with the replacement" },
 	{ .id = "handles.has_" BRAND_LOWER "s", .method = HM_GET,

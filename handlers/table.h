@@ -151,6 +151,16 @@ enum err h_acp_resources_get(struct req *r, struct resp *w);
 enum err h_acp_suggestion_check(struct req *r, struct resp *w);
 enum err h_acp_suggestion_post(struct req *r, struct resp *w);
 
+/* privtips.c (private tips: privtips.h) and disclosure.c */
+enum err h_private_blob_post(struct req *r, struct resp *w);
+enum err h_private_pending_get(struct req *r, struct resp *w);
+enum err h_private_challenge_post(struct req *r, struct resp *w);
+enum err h_private_unlock_prepay(struct req *r, struct resp *w);
+enum err h_private_unlock_get(struct req *r, struct resp *w);
+enum err h_disclosure_get(struct req *r, struct resp *w);
+enum err h_disclosure_post(struct req *r, struct resp *w);
+enum err h_disclosure_delete(struct req *r, struct resp *w);
+
 /* feed.c */
 enum err h_feed_get(struct req *r, struct resp *w);
 

@@ -89,8 +89,18 @@ tip_record(MYSQL_ROW row)
 	st[i] = '\0';
 	json_object_object_add(o, "status", json_object_new_string(st));
 	json_object_object_add(o, "private", json_object_new_boolean(priv));
-	json_object_object_add(o, "amountUsdc", priv ? NULL : dec_or_null(row[7]));
-	json_object_object_add(o, "note", priv ? NULL : dec_or_null(row[8]));
+	/* A private tip shows its amount and note only as its tipper disclosed them. */
+	if (priv) {
+		bool disclosed = row[19] != NULL;
+
+		json_object_object_add(o, "amountUsdc", disclosed ? dec_or_null(row[19]) : NULL);
+		json_object_object_add(o, "note", disclosed ? dec_or_null(row[20]) : NULL);
+		json_object_object_add(o, "disclosed", json_object_new_boolean(disclosed));
+	} else {
+		json_object_object_add(o, "amountUsdc", dec_or_null(row[7]));
+		json_object_object_add(o, "note", dec_or_null(row[8]));
+		json_object_object_add(o, "disclosed", json_object_new_boolean(0));
+	}
 	json_object_object_add(o, "mintAttestation", json_object_new_boolean(row[9] && strcmp(row[9], "1") == 0));
 	json_object_object_add(o, BRAND_LOWER "Burned", json_object_new_string(row[10]));
 	json_object_object_add(o, "txHash", hash_or_null(row[12]));

@@ -103,6 +103,9 @@ const struct config_key config_keys[] = {
 	    "Bazaar-compatible discovery API synced into the x402 network catalog; empty: none" },
 	{ "payer_client", CT_STRING, S(payer_client), "agentcash", 0, 0, false,
 	    "payer client named in discovery invocation handoffs" },
+	{ "private_tip_key", CT_STRING, S(private_tip_key), "", 0, 0, true,
+	    "64 hex digits: the AES-256-GCM key private-tip blobs are encrypted with at rest "
+	    "(`waymark keygen` makes one); empty: private-tip blobs and unlocks answer 503; never logged" },
 };
 const size_t config_nkeys = sizeof(config_keys) / sizeof(config_keys[0]);
 
@@ -332,6 +335,15 @@ finish(struct config *c, char *err, size_t cap)
 		    "(WAYMARK_CHAIN_ID) is %" PRIu64 "; they must name the same chain",
 		    c->network, c->chain_id);
 		return -1;
+	}
+	if (c->private_tip_key[0] != '\0') {
+		size_t n = strlen(c->private_tip_key);
+
+		if (n != 64 || strspn(c->private_tip_key, "0123456789abcdefABCDEF") != n) {
+			snprintf(err, cap, "config: private_tip_key (WAYMARK_PRIVATE_TIP_KEY) must be 64 "
+			    "hex digits (32 bytes); `waymark keygen` makes one");
+			return -1;
+		}
 	}
 	if (addr_is_zero(&c->pay_to)) {
 		snprintf(err, cap, "config: pay_to (WAYMARK_PAY_TO) must not be the zero address");

@@ -67,6 +67,7 @@ struct config {
 	char tls_ca_file[1024];         /* CA bundle for outbound HTTPS; "" for the system's */
 	char catalog_url[CONFIG_STR_MAX];
 	char payer_client[64];
+	char private_tip_key[65];       /* secret: 64 hex digits (AES-256-GCM key of private-tip blobs), "" for none */
 };
 
 enum config_type {

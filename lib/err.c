@@ -29,6 +29,9 @@ static const struct err_info errors[ERR__MAX] = {
 	[ERR_SIWX_REPLAYED] = { 402, "siwx_replayed", "This sign-in proof was already used; each challenge is good for one request. Sign the fresh challenge." },
 	[ERR_SIWX_BAD_SIGNATURE] = { 402, "siwx_bad_signature", "The sign-in proof's signature is not the wallet's; sign the fresh challenge." },
 	[ERR_SIWX_WRONG_ACCOUNT] = { 402, "siwx_wrong_account", "The sign-in proof is valid, but this operation needs another wallet's signature." },
+	[ERR_UNLOCK_CHALLENGE] = { 401, "unlock_challenge_invalid", "The unlock nonce is unknown, used, expired or for another tip; ask for a new challenge." },
+	[ERR_UNLOCK_SIGNATURE] = { 401, "unlock_signature_invalid", "The unlock signature is not the given address's." },
+	[ERR_NOT_AUTHORIZED] = { 403, "not_authorized_to_unlock", "Only the tipper or the tip's recipient may unlock this private tip for free; the nonce stays valid for them." },
 	[ERR_NOT_A_PARTICIPANT] = { 403, "not_a_participant", "The signer is not a participant of this route." },
 	[ERR_NOT_THE_TIPPER] = { 403, "not_the_tipper", "The review is not signed by the tipper of the cited routed recognition." },
 	[ERR_NOT_FOUND] = { 404, "not_found", "No such resource." },
@@ -45,6 +48,8 @@ static const struct err_info errors[ERR__MAX] = {
 	[ERR_CONTROLLER_ROTATION] = { 409, "controller_rotation_required", "The controller cannot be removed as a wallet link; the profile needs a controller rotation." },
 	[ERR_ACTIVITY_CONFLICT] = { 409, "activity_conflict", "This evidence is already a different fact of this profile; facts are immutable." },
 	[ERR_EVIDENCE_UNVERIFIED] = { 422, "evidence_unverified", "The receipt evidence failed verification." },
+	[ERR_BLOB_CONFLICT] = { 409, "blob_conflict", "A different blob is already stored under this commitment." },
+	[ERR_DISCLOSURE_REPLAYED] = { 409, "disclosure_replayed", "This disclose signature was withdrawn; sign a new disclosure." },
 	[ERR_GONE] = { 410, "gone", "This endpoint has been retired." },
 	[ERR_BODY_TOO_LARGE] = { 413, "body_too_large", "The request body is too large for this endpoint." },
 	[ERR_UNSUPPORTED_MEDIA_TYPE] = { 415, "unsupported_media_type", "The request body must be application/json." },
@@ -52,6 +57,7 @@ static const struct err_info errors[ERR__MAX] = {
 	[ERR_INTERNAL] = { 500, "internal_error", "The service failed to answer this request." },
 	[ERR_DATABASE_UNAVAILABLE] = { 503, "database_unavailable", "The database is unavailable; try again shortly." },
 	[ERR_PAYMENT_UNAVAILABLE] = { 503, "payment_unavailable", "Payments cannot be processed right now; nothing was charged. Try again shortly." },
+	[ERR_PRIVATE_TIPS_UNAVAILABLE] = { 503, "private_tips_unavailable", "Private tips are not available on this service right now." },
 	[ERR_CHAIN_UNAVAILABLE] = { 503, "chain_unavailable", "The chain cannot be reached to verify this evidence right now; nothing was stored. Try again shortly." },
 	[ERR_SIGNATURE_UNAVAILABLE] = { 503, "signature_check_unavailable", "This signature can only be checked through the chain (a contract wallet), and the chain cannot be reached right now; nothing was published or charged. Try again shortly." },
 };
@@ -73,6 +79,7 @@ err_reason_phrase(int status)
 	case 202: return "Accepted";
 	case 204: return "No Content";
 	case 400: return "Bad Request";
+	case 401: return "Unauthorized";
 	case 402: return "Payment Required";
 	case 403: return "Forbidden";
 	case 404: return "Not Found";

@@ -33,7 +33,10 @@ enum err {
 	ERR_SIWX_REPLAYED,          /* 402 the challenge was already used */
 	ERR_SIWX_BAD_SIGNATURE,     /* 402 the signature is not the address's */
 	ERR_SIWX_WRONG_ACCOUNT,     /* 402 a valid proof by a wallet this operation does not accept */
+	ERR_UNLOCK_CHALLENGE,       /* 401 an unlock nonce unknown, used, expired or for another tip */
+	ERR_UNLOCK_SIGNATURE,       /* 401 an unlock signature that is not the address's */
 	ERR_NOT_A_PARTICIPANT,      /* 403 the signer takes no part in the route */
+	ERR_NOT_AUTHORIZED,         /* 403 a valid signer who may not unlock this private tip */
 	ERR_NOT_THE_TIPPER,         /* 403 a boon_backed review not signed by the recognition's tipper */
 	ERR_NOT_FOUND,              /* 404 no such path or resource */
 	ERR_METHOD_NOT_ALLOWED,     /* 405 path exists, method does not */
@@ -48,6 +51,8 @@ enum err {
 	ERR_ACTIVITY_CONFLICT,      /* 409 this evidence is already another fact of the profile */
 	ERR_PREVIEW_STALE,          /* 409 the discovery preview digest is not the current one */
 	ERR_MEMBER_CONSENT_MISSING, /* 409 an active member consented only to the private policy */
+	ERR_BLOB_CONFLICT,          /* 409 another blob is stored under this commitment */
+	ERR_DISCLOSURE_REPLAYED,    /* 409 a disclose signature that a withdrawal already ended */
 	ERR_GONE,                   /* 410 retired endpoint */
 	ERR_BODY_TOO_LARGE,         /* 413 */
 	ERR_UNSUPPORTED_MEDIA_TYPE, /* 415 */
@@ -58,6 +63,7 @@ enum err {
 	ERR_PAYMENT_UNAVAILABLE,    /* 503 the facilitator is unreachable or failing */
 	ERR_SIGNATURE_UNAVAILABLE,  /* 503 a contract-wallet signature needs the RPC, which cannot answer */
 	ERR_CHAIN_UNAVAILABLE,      /* 503 evidence needs the chain RPC, which cannot answer */
+	ERR_PRIVATE_TIPS_UNAVAILABLE, /* 503 private tips are not configured here */
 	ERR__MAX
 };
 

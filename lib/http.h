@@ -69,6 +69,10 @@ struct req_pay {
 	/* Set by prepay: undo its reservation when nothing is charged. */
 	void (*cancel)(struct req *r);
 	void *ctx;                 /* the hooks' own state, allocated from the request pool */
+	/* Set by prepay: this request's payee instead of the configured pay_to
+	 * (a private-tip unlock pays the tip's tipper). */
+	bool pay_to_set;
+	uint8_t pay_to[20];
 };
 
 /*

@@ -10,6 +10,8 @@
  *   waymark [-c config] catalog-sync       pull the x402 network catalog (catalog_url)
  *   waymark [-c config] publications-complete [MIN_AGE]
  *   waymark [-c config] profiles-prune
+ *   waymark [-c config] private-tips-prune  delete unused private-tip blobs and old unlock nonces
+ *   waymark keygen                         fresh secrets for the configuration (private_tip_key)
  *                                          finish settled_pending paid review
  *                                          publications (docs/ARCHITECTURE.md)
  *
@@ -21,7 +23,10 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <sys/random.h>
 #include <unistd.h>
+
+#include <openssl/crypto.h>
 
 #include "buf.h"
 #include "catalog.h"
@@ -33,6 +38,7 @@
 #include "db.h"
 #include "endpoint.h"
 #include "migrate.h"
+#include "privtips.h"
 #include "profiles.h"
 #include "publication.h"
 #include "table.h"
@@ -55,6 +61,8 @@ usage(void)
 	    "       waymark [-c config] catalog-sync\n"
 	    "       waymark [-c config] publications-complete [MIN_AGE_SECONDS]\n"
 	    "       waymark [-c config] profiles-prune\n"
+	    "       waymark [-c config] private-tips-prune\n"
+	    "       waymark keygen\n"
 	    "       waymark version\n");
 	return 2;
 }
@@ -461,6 +469,60 @@ cmd_profiles_prune(const char *path, int argc)
 	return status;
 }
 
+/*
+ * The scheduled task of private tips (docs/PROTOCOL.md, Private tips):
+ * blobs no indexed tip carries, a week after their upload, and unlock
+ * nonces expired a day ago.
+ */
+static int
+cmd_private_tips_prune(const char *path, int argc)
+{
+	struct config c;
+	struct db d;
+	uint64_t blobs = 0, nonces = 0;
+	int status = 1;
+
+	if (argc != 0)
+		return usage();
+	if (load(&c, path) < 0)
+		return 2;
+	db_init(&d, &c);
+	if (db_connect(&d) != DB_OK ||
+	    privtips_prune(&d, &c, (int64_t)time(NULL), &blobs, &nonces) != DB_OK) {
+		fprintf(stderr, "waymark: private-tips-prune: database: %s\n", d.err);
+	} else {
+		printf("private tips: %" PRIu64 " unused blobs and %" PRIu64 " old nonces pruned\n", blobs,
+		    nonces);
+		status = 0;
+	}
+	db_close(&d);
+	mysql_library_end();
+	return status;
+}
+
+/*
+ * Fresh secrets as configuration lines, from the kernel's random source:
+ * private_tip_key (32 bytes as 64 hex digits). Keep the file they go to
+ * readable by the service's user only (INSTALL).
+ */
+static int
+cmd_keygen(int argc)
+{
+	uint8_t k[32];
+	char hx[2 * sizeof(k) + 1];
+
+	if (argc != 0)
+		return usage();
+	if (getrandom(k, sizeof(k), 0) != (ssize_t)sizeof(k)) {
+		fprintf(stderr, "waymark: keygen: no random bytes\n");
+		return 1;
+	}
+	printf("private_tip_key = %s\n", hex_digits(k, sizeof(k), hx));
+	OPENSSL_cleanse(k, sizeof(k));
+	OPENSSL_cleanse(hx, sizeof(hx));
+	return 0;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -488,6 +550,10 @@ main(int argc, char **argv)
 		return cmd_publications_complete(path, argc - 1, argv + 1);
 	if (strcmp(argv[0], "profiles-prune") == 0)
 		return cmd_profiles_prune(path, argc - 1);
+	if (strcmp(argv[0], "private-tips-prune") == 0)
+		return cmd_private_tips_prune(path, argc - 1);
+	if (strcmp(argv[0], "keygen") == 0)
+		return cmd_keygen(argc - 1);
 	if (strcmp(argv[0], "version") == 0) {
 		printf("%s\n", WAYMARK_VERSION);
 		return 0;
