@@ -18,7 +18,7 @@
 // x402 payments of the demo and of the tests) outside its authorization's validity window.
 // The contents are the same on every run. Prints one JSON object:
 //   {agents:[{agentId, owner, payout}], handles:{name: wallet}, tips: N, byKind: {...}}
-import { keccak256, toBytes, getAddress } from 'viem';
+import { keccak256, toBytes, toHex, getAddress } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import {
   parseArgs,
@@ -213,7 +213,7 @@ async function main() {
     const [t, target, amount, note, attest, priv] = p;
     const w = wallets[t];
     let call;
-    const salt = keccak256(toBytes(`waymark:seed:salt:${tips}`));
+    const salt = toHex(crypto.getRandomValues(new Uint8Array(32)));   // random: see chain/tips.mjs
     const commitment = privateCommitment(note, salt);
     if (target.startsWith('agent:')) {
       const id = BigInt(target.slice(6));

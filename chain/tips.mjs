@@ -28,16 +28,16 @@
 // contract; with --permit the BOON burn uses an ERC-2612 permit instead of an allowance.
 // --expect-wallet defaults to what the chain says now (the linked wallet or 0x0 for a handle,
 // the registry's payout for an agent). A private tip's note never leaves this script: only the
-// commitment keccak256(salt || utf8(note)) goes on chain (salt = keccak256(abi.encode(tipper,
-// handle, note, amount))); the JSON line carries commitment and salt, so a caller that knows
-// the note can upload its blob (docs/PROTOCOL.md, Private tips).
+// commitment keccak256(salt || utf8(note)) goes on chain (salt: 32 random bytes); the JSON line
+// carries commitment and salt, so a caller that knows the note can upload its blob
+// (docs/PROTOCOL.md, Private tips).
 //
 // Every transaction prints one JSON line:
 //   {op, txHash, blockNumber, blockHash, events:[{contract, event, logIndex, args}], ...}
 // with tipId (tips), agentId (register) or claimed (claims) added. Amounts are decimal strings.
 // --expect-revert [--expect-reason STR]: eth_call only, prints {"reverted":true,"reason":…};
 // exit 1 if it did not revert or the reason differs.
-import { keccak256, encodeAbiParameters, getAddress } from 'viem';
+import { getAddress, toHex } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import {
   parseArgs,
@@ -251,12 +251,8 @@ async function doTip(agent) {
     }
   }
   const permit = await permitFor(wallet, burn);
-  const salt = keccak256(
-    encodeAbiParameters(
-      [{ type: 'address' }, { type: 'string' }, { type: 'string' }, { type: 'uint256' }],
-      [wallet.account.address, target, note, amount],
-    ),
-  );
+  // A random salt: every other input of the commitment is public or guessable.
+  const salt = toHex(crypto.getRandomValues(new Uint8Array(32)));
   const commitment = privateCommitment(note, salt);
   let call;
   if (agent) {

@@ -3,8 +3,10 @@
  * Private tips): GET, POST (disclose) and DELETE (withdraw) of
  * /api/v1/<brand>s/{txHash}/disclosure. The signature is checked against
  * the indexed tipper only; a disclose keeps the note and the amount in the
- * clear beside the tip, a withdraw clears them and spends the disclose
- * signature it ended, so a copy of that signature cannot disclose again.
+ * clear beside the tip, a withdraw clears them for good: the typed data
+ * carries nothing that makes a signature fresh (and a signature has more
+ * than one encoding), so a withdrawal is final rather than a disclose
+ * signature being remembered.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -19,7 +21,6 @@
 #include "hex.h"
 #include "json.h"
 #include "privtips.h"
-#include "sha256.h"
 #include "table.h"
 #include "timefmt.h"
 #include "typed.h"
@@ -87,71 +88,56 @@ struct change {
 	const struct config *cfg;
 	const struct ptip *t;
 	enum action act;
-	uint8_t sig_digest[32];
 	const char *amount;        /* disclose: atomic USDC */
 	const char *note;          /* disclose: NULL when the tip has no blob */
 	int64_t now;
-	bool replayed;
+	bool withdrawn;            /* disclose: refused, a withdrawal came first */
 };
 
 /*
- * One transaction. Both actions write the tip's disclosure row, so two
- * racing changes (also on two Galera nodes) conflict and the later one is
- * run again: a disclose then sees the signature a withdraw just spent.
+ * One statement each, atomic on the tip's one row, so racing changes (on
+ * one server or on Galera nodes) cannot interleave: a disclose changes
+ * nothing once a withdrawal is recorded (the assignments read the row's
+ * old action, which is assigned last), a withdraw always wins and is final.
  */
 static enum db_rc
 change_body(struct db *d, void *arg)
 {
 	struct change *c = arg;
-	char b[4096], cur[67] = "", unused[4];
+	char b[4096], act[16] = "", unused[4];
 	struct sql q = SQL_ON(b);
-	uint64_t spent = 0;
-	bool found = false;
 	enum db_rc rc;
 
-	c->replayed = false;
-	if (c->act == ACT_DISCLOSE) {
-		sql_add(&q, "SELECT COUNT(*) FROM tip_disclosure_spent WHERE chain_id = ? AND tip_id = ? "
-		    "AND sig_digest = ?", SQL_U64(c->cfg->chain_id), SQL_U64(c->t->tip_id),
-		    SQL_BYTES(c->sig_digest, 32));
-		if ((rc = db_query_u64(d, &q, &spent, &found)) != DB_OK)
-			return rc;
-		if (spent > 0) {
-			c->replayed = true;
-			return DB_OK;
-		}
-		sql_reset(&q);
+	c->withdrawn = false;
+	if (c->act == ACT_WITHDRAW) {
 		sql_add(&q, "INSERT INTO tip_disclosures (chain_id, tip_id, tx_hash, disclosed, action, "
-		    "signer, disclose_sig, usdc_amount, note, updated_at) VALUES (?, ?, ?, 1, 'disclose', "
-		    "?, ?, ?, ?, ?) ON DUPLICATE KEY UPDATE disclosed = 1, action = 'disclose', "
-		    "signer = VALUES(signer), disclose_sig = VALUES(disclose_sig), usdc_amount = "
-		    "VALUES(usdc_amount), note = VALUES(note), updated_at = VALUES(updated_at)",
+		    "signer, updated_at) VALUES (?, ?, ?, 0, 'withdraw', ?, ?) ON DUPLICATE KEY UPDATE "
+		    "disclosed = 0, usdc_amount = NULL, note = NULL, "
+		    "signer = VALUES(signer), updated_at = VALUES(updated_at), action = 'withdraw'",
 		    SQL_U64(c->cfg->chain_id), SQL_U64(c->t->tip_id), SQL_BYTES(c->t->tx, 32),
-		    SQL_BYTES(c->t->tipper, 20), SQL_BYTES(c->sig_digest, 32), SQL_DEC(c->amount),
-		    c->note ? SQL_TEXT(c->note) : SQL_NULL, SQL_I64(c->now));
+		    SQL_BYTES(c->t->tipper, 20), SQL_I64(c->now));
 		return db_exec(d, &q);
 	}
-	/* Withdraw: the disclose signature it ends is spent for good. */
-	sql_add(&q, "SELECT LOWER(HEX(disclose_sig)), '' FROM tip_disclosures WHERE chain_id = ? AND "
-	    "tip_id = ? FOR UPDATE", SQL_U64(c->cfg->chain_id), SQL_U64(c->t->tip_id));
-	if ((rc = db_query_pair(d, &q, cur, unused, sizeof(cur))) != DB_OK)
-		return rc;
-	if (cur[0]) {
-		sql_reset(&q);
-		sql_add(&q, "INSERT IGNORE INTO tip_disclosure_spent (chain_id, tip_id, sig_digest) "
-		    "VALUES (?, ?, UNHEX(?))", SQL_U64(c->cfg->chain_id), SQL_U64(c->t->tip_id),
-		    SQL_TEXT(cur));
-		if ((rc = db_exec(d, &q)) != DB_OK)
-			return rc;
-	}
-	sql_reset(&q);
 	sql_add(&q, "INSERT INTO tip_disclosures (chain_id, tip_id, tx_hash, disclosed, action, signer, "
-	    "updated_at) VALUES (?, ?, ?, 0, 'withdraw', ?, ?) ON DUPLICATE KEY UPDATE disclosed = 0, "
-	    "action = 'withdraw', signer = VALUES(signer), disclose_sig = NULL, usdc_amount = NULL, "
-	    "note = NULL, updated_at = VALUES(updated_at)", SQL_U64(c->cfg->chain_id),
-	    SQL_U64(c->t->tip_id), SQL_BYTES(c->t->tx, 32), SQL_BYTES(c->t->tipper, 20),
+	    "usdc_amount, note, updated_at) VALUES (?, ?, ?, 1, 'disclose', ?, ?, ?, ?) ON DUPLICATE KEY "
+	    "UPDATE disclosed = IF(action = 'withdraw', disclosed, 1), "
+	    "usdc_amount = IF(action = 'withdraw', usdc_amount, VALUES(usdc_amount)), "
+	    "note = IF(action = 'withdraw', note, VALUES(note)), "
+	    "signer = IF(action = 'withdraw', signer, VALUES(signer)), "
+	    "updated_at = IF(action = 'withdraw', updated_at, VALUES(updated_at)), "
+	    "action = IF(action = 'withdraw', action, 'disclose')",
+	    SQL_U64(c->cfg->chain_id), SQL_U64(c->t->tip_id), SQL_BYTES(c->t->tx, 32),
+	    SQL_BYTES(c->t->tipper, 20), SQL_DEC(c->amount), c->note ? SQL_TEXT(c->note) : SQL_NULL,
 	    SQL_I64(c->now));
-	return db_exec(d, &q);
+	if ((rc = db_exec(d, &q)) != DB_OK)
+		return rc;
+	sql_reset(&q);
+	sql_add(&q, "SELECT action, '' FROM tip_disclosures WHERE chain_id = ? AND tip_id = ?",
+	    SQL_U64(c->cfg->chain_id), SQL_U64(c->t->tip_id));
+	if ((rc = db_query_pair(d, &q, act, unused, sizeof(act))) != DB_OK)
+		return rc;
+	c->withdrawn = strcmp(act, "withdraw") == 0;
+	return DB_OK;
 }
 
 static enum err
@@ -202,7 +188,6 @@ change(struct req *r, struct resp *w, enum action act)
 		return resp_fail(w, ERR_NOT_THE_TIPPER, "signature",
 		    "The disclosure is not signed by the tip's indexed tipper.");
 	}
-	sha256(sig, sig_len, c.sig_digest);
 	c.t = &t;
 	if (act == ACT_DISCLOSE) {
 		if ((e = privtips_note(r, &t, note, &has_note)) != ERR_NONE ||
@@ -218,8 +203,8 @@ change(struct req *r, struct resp *w, enum action act)
 		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
 	}
 	OPENSSL_cleanse(note, sizeof(note));
-	if (c.replayed)
-		return resp_fail(w, ERR_DISCLOSURE_REPLAYED, "signature", NULL);
+	if (c.withdrawn)
+		return resp_fail(w, ERR_DISCLOSURE_WITHDRAWN, NULL, NULL);
 	return state_answer(r, w, &t);
 }
 

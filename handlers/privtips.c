@@ -125,8 +125,12 @@ privtips_note(struct req *r, const struct ptip *t, char *note, bool *found)
 	note[0] = '\0';
 	if (r->cfg->private_tip_key[0] == '\0')
 		return ERR_PRIVATE_TIPS_UNAVAILABLE;
-	sql_add(&q, "SELECT LOWER(HEX(iv)), LOWER(HEX(sealed)) FROM private_tip_blobs WHERE "
-	    "commitment = ?", SQL_BYTES(t->commitment, 32));
+	/* A blob is the earliest indexed tip's that carries its commitment: a later tip that
+	 * copied the commitment from the chain gets no note (docs/PROTOCOL.md, Private tips). */
+	sql_add(&q, "SELECT LOWER(HEX(b.iv)), LOWER(HEX(b.sealed)) FROM private_tip_blobs b WHERE "
+	    "b.commitment = ? AND NOT EXISTS (SELECT 1 FROM tips t WHERE t.chain_id = ? AND "
+	    "t.private_commitment = b.commitment AND t.tip_id < ?)", SQL_BYTES(t->commitment, 32),
+	    SQL_U64(r->cfg->chain_id), SQL_U64(t->tip_id));
 	if (db_query(r->db, &q, &res) != DB_OK)
 		return ERR_DATABASE_UNAVAILABLE;
 	if (res == NULL || (row = mysql_fetch_row(res)) == NULL)
@@ -162,16 +166,53 @@ member(json_object *o, const char *key)
 	    json_object_get_string(v) : NULL;
 }
 
+/* topics[i] of a log as a string, or NULL. */
+static const char *
+topic(json_object *l, size_t i)
+{
+	json_object *t, *v;
+
+	if (!json_object_object_get_ex(l, "topics", &t) || !json_object_is_type(t, json_type_array) ||
+	    i >= json_object_array_length(t))
+		return NULL;
+	v = json_object_array_get_idx(t, i);
+	return json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
+}
+
+/* The log of logs with logIndex idx, or NULL. */
+static json_object *
+log_at(json_object *logs, uint64_t idx)
+{
+	for (size_t i = 0; i < json_object_array_length(logs); i++) {
+		json_object *l = json_object_array_get_idx(logs, i);
+		const char *li = member(l, "logIndex");
+		uint64_t n;
+
+		if (li && rpc_hex_u64(li, &n) == 0 && n == idx)
+			return l;
+	}
+	return NULL;
+}
+
+/* "0x" + 24 zero digits + the 40 of a (a topic holding an address) into out[67]. */
+static char *
+addr_topic(const uint8_t a[20], char out[67])
+{
+	memcpy(out, "0x000000000000000000000000", 26);
+	hex_digits(a, 20, out + 26);
+	return out;
+}
+
 enum err
 privtips_amount(struct req *r, const struct ptip *t, char amount[DECIMAL_ATOMIC_BUFSZ])
 {
 	const struct config *cfg = r->cfg;
 	struct rpc *node = rpc_shared(cfg->rpc_url, (long)cfg->rpc_timeout_ms, cfg->tls_ca_file);
-	char params[80], tx[67], usdc[43], from[67], dec[U256_DEC_MAX + 1];
-	json_object *res = NULL, *logs;
-	uint64_t best = 0;
-	bool have = false;
-	struct u256 v;
+	char params[80], tx[67], addr[43], from[67], id[67], dec[U256_DEC_MAX + 1];
+	json_object *res = NULL, *logs, *tip, *pull;
+	const char *a, *data, *t0, *t1, *t3;
+	struct u256 v, tip_id;
+	uint8_t word[32];
 	enum err e = ERR_INTERNAL;
 
 	if (node == NULL)
@@ -179,34 +220,40 @@ privtips_amount(struct req *r, const struct ptip *t, char amount[DECIMAL_ATOMIC_
 	snprintf(params, sizeof(params), "[\"%s\"]", hex_encode(t->tx, 32, tx));
 	if (rpc_call(node, "eth_getTransactionReceipt", params, &res) != RPC_OK)
 		return ERR_CHAIN_UNAVAILABLE;
-	hex_encode(cfg->usdc_address.b, 20, usdc);
-	/* topics[1]: the tipper as a 32-byte word. */
-	memcpy(from, "0x000000000000000000000000", 26);
-	hex_digits(t->tipper, 20, from + 26);
-	if (!json_object_object_get_ex(res, "logs", &logs) || !json_object_is_type(logs, json_type_array))
+	/* No receipt (not found, or reorged away): the chain cannot say now. */
+	if (res == NULL || !json_object_object_get_ex(res, "logs", &logs) ||
+	    !json_object_is_type(logs, json_type_array)) {
+		e = ERR_CHAIN_UNAVAILABLE;
 		goto out;
-	for (size_t i = 0; i < json_object_array_length(logs); i++) {
-		json_object *l = json_object_array_get_idx(logs, i), *topics;
-		const char *addr = member(l, "address"), *li = member(l, "logIndex"), *data = member(l, "data");
-		uint64_t idx;
-
-		if (addr == NULL || li == NULL || data == NULL || strcasecmp(addr, usdc) != 0 ||
-		    rpc_hex_u64(li, &idx) < 0 || idx >= t->log_index ||
-		    !json_object_object_get_ex(l, "topics", &topics) ||
-		    !json_object_is_type(topics, json_type_array) || json_object_array_length(topics) != 3)
-			continue;
-		if (strcasecmp(json_object_get_string(json_object_array_get_idx(topics, 0)), TRANSFER_TOPIC) ||
-		    strcasecmp(json_object_get_string(json_object_array_get_idx(topics, 1)), from) ||
-		    strlen(data) != 66 || u256_parse_hex(data, 66, &v) < 0)
-			continue;
-		if (!have || idx > best) {
-			have = true;
-			best = idx;
-			snprintf(amount, DECIMAL_ATOMIC_BUFSZ, "%s", u256_format_dec(&v, dec));
-		}
 	}
-	if (have)
-		e = ERR_NONE;
+	/*
+	 * The tip's own event (the tips contract, topic1 its tipId), and right
+	 * before it the USDC Transfer from the tipper that moved the amount:
+	 * the tips contract pulls the USDC just before it emits the event.
+	 */
+	u256_from_u64(&tip_id, t->tip_id);
+	u256_to_be(&tip_id, word);
+	hex_encode(word, 32, id);
+	if (t->log_index == 0 || (tip = log_at(logs, t->log_index)) == NULL ||
+	    (pull = log_at(logs, t->log_index - 1)) == NULL)
+		goto out;
+	a = member(tip, "address");
+	t1 = topic(tip, 1);
+	if (a == NULL || strcasecmp(a, hex_encode(cfg->tips_address.b, 20, addr)) != 0 || t1 == NULL ||
+	    strcasecmp(t1, id) != 0)
+		goto out;
+	a = member(pull, "address");
+	t0 = topic(pull, 0);
+	t1 = topic(pull, 1);
+	t3 = topic(pull, 3);
+	data = member(pull, "data");
+	if (a == NULL || strcasecmp(a, hex_encode(cfg->usdc_address.b, 20, addr)) != 0 || t0 == NULL ||
+	    strcasecmp(t0, TRANSFER_TOPIC) != 0 || t1 == NULL ||
+	    strcasecmp(t1, addr_topic(t->tipper, from)) != 0 || t3 != NULL || topic(pull, 2) == NULL ||
+	    data == NULL || strlen(data) != 66 || u256_parse_hex(data, 66, &v) < 0)
+		goto out;
+	snprintf(amount, DECIMAL_ATOMIC_BUFSZ, "%s", u256_format_dec(&v, dec));
+	e = ERR_NONE;
 out:
 	json_object_put(res);
 	return e;
@@ -275,6 +322,7 @@ h_private_blob_post(struct req *r, struct resp *w)
 	rc = db_exec(r->db, &q);
 	if (rc == DB_DUPLICATE) {
 		/* The first upload won: the same blob again is fine, another is a conflict. */
+		memset(&probe, 0, sizeof(probe));   /* tip 0: the blob whichever tip carries it */
 		memcpy(probe.commitment, c->b32, 32);
 		if ((e = privtips_note(r, &probe, stored, &found)) != ERR_NONE)
 			return resp_fail(w, e, NULL, NULL);
@@ -362,9 +410,9 @@ h_private_challenge_post(struct req *r, struct resp *w)
 	json_object *o, *dom, *types;
 	enum err e;
 
-	if (addr_is_zero(&r->cfg->tips_address))
-		return resp_fail(w, ERR_PRIVATE_TIPS_UNAVAILABLE, NULL,
-		    "This service has no tips contract configured.");
+	if (addr_is_zero(&r->cfg->tips_address) || r->cfg->private_tip_key[0] == '\0')
+		return resp_fail(w, ERR_PRIVATE_TIPS_UNAVAILABLE, NULL, "This service's configuration "
+		    "for private tips is incomplete (tips_address, private_tip_key).");
 	if ((e = privtips_load(r, tip_id, NULL, &t)) != ERR_NONE)
 		return resp_fail(w, e, e == ERR_NOT_FOUND ? "tipId" : NULL, e == ERR_NOT_FOUND ?
 		    "No indexed private tip has this tipId." : NULL);
@@ -399,19 +447,20 @@ struct unlock {
 	struct ptip tip;
 };
 
-/* The detail of an unlocked tip. */
+/* The detail of an unlocked tip into *out (the caller puts it); ERR_NONE or the error to answer. */
 static enum err
-detail(struct req *r, struct resp *w, const struct ptip *t, const char *by)
+detail(struct req *r, const struct ptip *t, const char *by, json_object **out)
 {
 	char note[PRIVTIP_NOTE_MAX + 1], amount[DECIMAL_ATOMIC_BUFSZ], id[24];
 	bool found = false;
 	json_object *o;
 	enum err e;
 
+	*out = NULL;
 	if ((e = privtips_note(r, t, note, &found)) != ERR_NONE ||
 	    (e = privtips_amount(r, t, amount)) != ERR_NONE) {
 		OPENSSL_cleanse(note, sizeof(note));
-		return resp_fail(w, e, NULL, NULL);
+		return e;
 	}
 	snprintf(id, sizeof(id), "%" PRIu64, t->tip_id);
 	o = json_object_new_object();
@@ -425,7 +474,8 @@ detail(struct req *r, struct resp *w, const struct ptip *t, const char *by)
 	json_object_object_add(o, "unlockPriceUsdc", json_object_new_string("1"));
 	json_object_object_add(o, "unlockedBy", json_object_new_string(by));
 	OPENSSL_cleanse(note, sizeof(note));
-	return answer(w, 200, o);
+	*out = o;
+	return ERR_NONE;
 }
 
 /* The current ERC-8004 owner or agent wallet of the tip's agent is signer? */
@@ -509,7 +559,7 @@ signed_unlock(struct req *r, struct resp *w, const struct ptip *t, const struct 
 	MYSQL_ROW row;
 	int64_t now = (int64_t)time(NULL);
 	uint8_t digest[32];
-	json_object *m;
+	json_object *m, *o = NULL;
 	struct consume c = { .q = &q };
 	bool valid = false, yes = false;
 	enum err e;
@@ -550,16 +600,56 @@ signed_unlock(struct req *r, struct resp *w, const struct ptip *t, const struct 
 		return resp_fail(w, e, NULL, NULL);
 	if (!yes)
 		return resp_fail(w, ERR_NOT_AUTHORIZED, PRIVTIP_H_ADDRESS, NULL);
+	/* The answer before the nonce is spent: a read that cannot be built spends nothing. */
+	if ((e = detail(r, t, "recipient_or_tipper", &o)) != ERR_NONE)
+		return resp_fail(w, e, NULL, NULL);
 	/* 3. Consume: one conditional update, so of two uses exactly one wins. */
 	sql_reset(&q);
 	sql_add(&q, "UPDATE private_tip_nonces SET used_at = ? WHERE nonce = ? AND chain_id = ? AND "
 	    "tip_id = ? AND used_at IS NULL AND expires_at > ?", SQL_I64(now), SQL_BYTES(a->nonce, 32),
 	    SQL_U64(r->cfg->chain_id), SQL_U64(t->tip_id), SQL_I64(now));
-	if (db_txn(r->db, consume_body, &c) != DB_OK)
+	if (db_txn(r->db, consume_body, &c) != DB_OK) {
+		json_object_put(o);
 		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
-	if (c.affected != 1)
+	}
+	if (c.affected != 1) {
+		json_object_put(o);
 		return resp_fail(w, ERR_UNLOCK_CHALLENGE, PRIVTIP_H_NONCE, NULL);
-	return detail(r, w, t, "recipient_or_tipper");
+	}
+	return answer(w, 200, o);
+}
+
+/*
+ * The row's price is the tips contract's UNLOCK_PRICE_USDC, read from the
+ * chain now, and not zero: ERR_NONE, ERR_CHAIN_UNAVAILABLE, or
+ * ERR_INVALID_REQUEST when they differ.
+ */
+static enum err
+price_check(struct req *r)
+{
+	const struct config *cfg = r->cfg;
+	struct rpc *node = rpc_shared(cfg->rpc_url, (long)cfg->rpc_timeout_ms, cfg->tls_ca_file);
+	struct ethcall c;
+	struct u256 want;
+	struct decimal d;
+	char atomic[DECIMAL_ATOMIC_BUFSZ];
+	bool reverted;
+
+	/* The row's own price, in atomic USDC. */
+	if (r->ep->price_usdc == NULL ||
+	    decimal_parse(r->ep->price_usdc, strlen(r->ep->price_usdc), &d) != DECIMAL_OK ||
+	    decimal_to_atomic(&d, 6, atomic, sizeof(atomic)) != DECIMAL_OK ||
+	    u256_parse_dec(atomic, strlen(atomic), &want) < 0 || u256_is_zero(&want))
+		return ERR_INVALID_REQUEST;
+	if (node == NULL)
+		return ERR_CHAIN_UNAVAILABLE;
+	if (ethcall_set0(&c, &cfg->tips_address, "UNLOCK_PRICE_USDC()") < 0)
+		return ERR_INTERNAL;
+	if (ethcall_one(node, &c, &reverted) != RPC_OK)
+		return reverted ? ERR_INVALID_REQUEST : ERR_CHAIN_UNAVAILABLE;
+	if (u256_cmp(&c.word, &want) != 0)
+		return ERR_INVALID_REQUEST;
+	return ERR_NONE;
 }
 
 /*
@@ -594,13 +684,14 @@ h_private_unlock_prepay(struct req *r, struct resp *w)
 		break;
 	}
 	/* Refuse to advertise a challenge that could not be honoured. */
-	if (r->ep->price_usdc == NULL || strcmp(r->ep->price_usdc, "1") != 0)
-		return resp_fail(w, ERR_PRIVATE_TIPS_UNAVAILABLE, NULL,
-		    "The unlock price is not the contract's UNLOCK_PRICE_USDC.");
 	if (r->cfg->private_tip_key[0] == '\0' || addr_is_zero(&r->cfg->tips_address) ||
 	    r->cfg->facilitator_url[0] == '\0')
 		return resp_fail(w, ERR_PRIVATE_TIPS_UNAVAILABLE, NULL, "This service's configuration "
 		    "for private tips is incomplete (private_tip_key, tips_address, facilitator_url).");
+	if ((e = price_check(r)) != ERR_NONE)
+		return resp_fail(w, ERR_PRIVATE_TIPS_UNAVAILABLE, NULL, e == ERR_CHAIN_UNAVAILABLE ?
+		    "The tips contract's unlock price cannot be read right now; nothing is offered." :
+		    "The unlock price is zero or not the tips contract's UNLOCK_PRICE_USDC; nothing is offered.");
 	{
 		static const uint8_t zero[20];
 
@@ -618,8 +709,12 @@ enum err
 h_private_unlock_get(struct req *r, struct resp *w)
 {
 	const struct unlock *u = r->pay.ctx;
+	json_object *o = NULL;
+	enum err e;
 
 	if (u == NULL)
 		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
-	return detail(r, w, &u->tip, "x402");
+	if ((e = detail(r, &u->tip, "x402", &o)) != ERR_NONE)
+		return resp_fail(w, e, NULL, NULL);
+	return answer(w, 200, o);
 }

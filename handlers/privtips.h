@@ -20,7 +20,6 @@
 #include "privtip.h"
 
 #define PRIVTIPS_VERSION "0.1"
-#define PRIVTIPS_UNLOCK_PRICE_ATOMIC "1000000"   /* UNLOCK_PRICE_USDC: $1 */
 
 struct ptip {
 	uint64_t tip_id;

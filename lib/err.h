@@ -52,7 +52,7 @@ enum err {
 	ERR_PREVIEW_STALE,          /* 409 the discovery preview digest is not the current one */
 	ERR_MEMBER_CONSENT_MISSING, /* 409 an active member consented only to the private policy */
 	ERR_BLOB_CONFLICT,          /* 409 another blob is stored under this commitment */
-	ERR_DISCLOSURE_REPLAYED,    /* 409 a disclose signature that a withdrawal already ended */
+	ERR_DISCLOSURE_WITHDRAWN,   /* 409 the tipper withdrew this disclosure: final */
 	ERR_GONE,                   /* 410 retired endpoint */
 	ERR_BODY_TOO_LARGE,         /* 413 */
 	ERR_UNSUPPORTED_MEDIA_TYPE, /* 415 */
