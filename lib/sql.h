@@ -1,6 +1,6 @@
 /*
  * sql.h: the one way to build an SQL statement (docs/ARCHITECTURE.md,
- * "The SQL door").
+ * Code conventions: the SQL door).
  *
  * The text of a statement comes only from string literals; every value
  * goes in through a typed placeholder. sql_add() appends one literal

@@ -24,7 +24,7 @@ is "$(r .ping)" true "ping"
 
 is "$(r '[.tools[].name] | join(",")')" \
 	"${brand}_discovery,${brand}_economics,${brand}_draft_review,${brand}_prepare_review,${brand}_suggest_recognition,${brand}_prepare_agent_recognition,${brand}_lookup_recognition,${brand}_lookup_agent_reputation,${brand}_claim_help" \
-	"the four tools and the five free agent skills (docs/PROTOCOL.md, Agents), named from the brand word"
+	"the four tools and the five free agent skills (docs/PROTOCOL.md, Agents: A2A and ACP), named from the brand word"
 is "$(r '[.tools[] | .inputSchema | keys | join(",")] | unique | join(";")')" \
 	"additionalProperties,properties,required,type" "every inputSchema has exactly type, properties, required, additionalProperties"
 is "$(r '[.tools[] | .inputSchema.type] | unique | join(",")')" object "every inputSchema is type object"

@@ -14,7 +14,7 @@
  * with the JSON error shape; never a crash, a hang (an alarm stops it), a
  * different 4xx, or a body that is not the JSON it claims. Under ASan the
  * leak check runs after each request's series, so a leak on any failure
- * path is a failure here (docs/ARCHITECTURE.md, Tests).
+ * path is a failure here (docs/ARCHITECTURE.md, HTTP conventions).
  *
  * Needs the test stack: WAYMARK_VAR names it (tools/run-tests sets it);
  * without it the run fails rather than skips.
