@@ -6,18 +6,17 @@
 #include "hex.h"
 #include "json.h"
 #include "ledger.h"
+#include "paystate.h"
 #include "pay.h"
 #include "x402.h"
 #include "banned.h"
 
 #define PAY_HEADER_MAX (24 * 1024)
 
-#define SETTLE_UNKNOWN "The facilitator did not answer while settling: this payment may or may " \
-	"not have been charged, and it cannot be used again. Nothing was served."
 #define EXPIRY_MARGIN 60   /* seconds past validBefore before an unused authorization is dead */
 #define OUTCOME_UNKNOWN "The payment's outcome is not known yet (the facilitator did not " \
-	"answer); nothing is published. Send the identical request with the same PAYMENT-SIGNATURE " \
-	"again later: it completes once the payment shows on chain, is never charged twice, and " \
+	"answer); nothing was served or published. Send the identical request with the same PAYMENT-SIGNATURE " \
+	"again later: it is served once the payment shows on chain, is never charged twice, and " \
 	"fails with nothing charged if the authorization expires unused. Do not sign a " \
 	"replacement payment."
 
@@ -75,71 +74,21 @@ log_unavailable(const struct req *r, const char *what)
 	fprintf(stderr, "waymark: %s %s: payment_unavailable (%s)\n", r->method_text, r->ep->id, what);
 }
 
-/* Settle after a successful handler run; rewrites w when settlement fails. */
+/*
+ * A ledger write that did not happen: the request fails closed. Before any
+ * charge nothing was served or charged; after the charge nothing is served
+ * either, and the identical request later finds the outcome on chain.
+ */
 static enum err
-settle(const struct gate *g, struct req *r, struct resp *w, const struct x402_requirements *rq,
-    struct x402_payment *p, json_object *reqs, bool unknown_retry)
+unrecorded(struct req *r, struct resp *w, bool after_charge)
 {
-	struct fac_result fr;
-	json_object *t = NULL;
-	const char *tx = "";
-	uint8_t txb[32];
-	bool have_tx = false;
-	enum err e = ERR_NONE;
-
-	switch (facilitator_call(g->cfg, true, p->payload, reqs, &fr)) {
-	case FAC_OK:
-		if (json_object_object_get_ex(fr.reply, "transaction", &t) &&
-		    json_object_is_type(t, json_type_string) &&
-		    hex_decode_fixed(json_object_get_string(t), (size_t)json_object_get_string_len(t), txb, 32,
-		    true) == 0) {
-			tx = json_object_get_string(t);
-			have_tx = true;
-			snprintf(r->pay.tx, sizeof(r->pay.tx), "%s", tx);
-		}
-		if (ledger_mark(r->db, p, LEDGER_SETTLED, have_tx ? txb : NULL, NULL) < 0)
-			fprintf(stderr, "waymark: %s %s: settled, but the ledger row was not updated\n",
-			    r->method_text, r->ep->id);
-		payment_response(w, rq, p, true, have_tx ? tx : "", NULL);
-		break;
-	case FAC_REFUSED:
-		if (unknown_retry) {
-			/* Refused, perhaps because the earlier settlement landed
-			 * meanwhile: the chain tells; anything else stays unknown. */
-			if (x402_authorization_state(g->cfg, p) == X402_AUTH_USED) {
-				ledger_mark(r->db, p, LEDGER_SETTLED, NULL, NULL);
-				payment_response(w, rq, p, true, "", NULL);
-				break;
-			}
-			ledger_mark(r->db, p, LEDGER_FAILED, NULL, "settle_unknown");
-			buf_reset(&w->headers);
-			e = resp_fail(w, ERR_PAYMENT_UNAVAILABLE, NULL, OUTCOME_UNKNOWN);
-			break;
-		}
-		ledger_mark(r->db, p, LEDGER_FAILED, NULL, fr.reason);
-		buf_reset(&w->body);
-		e = challenge(w, rq, ERR_SETTLEMENT_FAILED, NULL);
-		payment_response(w, rq, p, false, NULL, fr.reason);
-		break;
-	case FAC_UNAVAILABLE:
-		/* The transfer may or may not have happened: never reuse this
-		 * payment for anything else. A resumable row asks the chain. */
-		log_unavailable(r, fr.err);
-		ledger_mark(r->db, p, LEDGER_FAILED, NULL, "settle_unknown");
-		buf_reset(&w->headers);
-		if ((r->ep->flags & EP_PAY_RESUME) && x402_authorization_state(g->cfg, p) == X402_AUTH_USED) {
-			ledger_mark(r->db, p, LEDGER_SETTLED, NULL, NULL);
-			payment_response(w, rq, p, true, "", NULL);
-			break;
-		}
-		e = resp_fail(w, ERR_PAYMENT_UNAVAILABLE, NULL, (r->ep->flags & EP_PAY_RESUME) ?
-		    OUTCOME_UNKNOWN : SETTLE_UNKNOWN);
-		break;
-	}
-	fac_result_release(&fr);
-	return e;
+	fprintf(stderr, "waymark: %s %s: the payment ledger could not be written\n", r->method_text,
+	    r->ep->id);
+	buf_reset(&w->headers);
+	return resp_fail(w, after_charge ? ERR_PAYMENT_UNAVAILABLE : ERR_DATABASE_UNAVAILABLE, NULL,
+	    after_charge ? OUTCOME_UNKNOWN : "The payment could not be recorded; nothing was served or "
+	    "charged. Try again shortly.");
 }
-
 
 /*
  * The prepay hook of the row, when it has one: 200 with an empty body
@@ -152,69 +101,71 @@ prepay_answered(const struct resp *w, enum err e)
 }
 
 /*
- * A payment that settled earlier for this same resource, shown again to an
- * EP_PAY_RESUME row: the handler serves what that payment bought, and
- * nothing is verified or settled again.
+ * Serve what a payment that is already settled bought, without verifying
+ * or settling it again: an EP_PAY_RESUME row's payment shown again (the
+ * handler sees r->pay.settled_earlier), or a payment whose unknown outcome
+ * the chain just showed settled.
  */
 static enum err
-resume(struct req *r, struct resp *w, const struct x402_requirements *rq, const struct x402_payment *p,
-    const uint8_t tx[32], bool has_tx)
+serve_settled(struct req *r, struct resp *w, const struct x402_requirements *rq, const struct paystate *m)
 {
 	enum err e;
 
-	r->pay.settled_earlier = true;
-	if (has_tx)
-		hex_encode(tx, 32, r->pay.tx);
+	r->pay.settled_earlier = (r->ep->flags & EP_PAY_RESUME) != 0;
+	if (m->has_tx)
+		hex_encode(m->tx, 32, r->pay.tx);
 	e = r->ep->handler(r, w);
-	if (w->status >= 400 || r->pay.finish == NULL)
+	if (w->status >= 400)
 		return e;
-	payment_response(w, rq, p, true, r->pay.tx, NULL);
-	return r->pay.finish(r, w);
+	payment_response(w, rq, m->p, true, r->pay.tx, NULL);
+	return r->pay.finish ? r->pay.finish(r, w) : e;
 }
 
 /*
- * An EP_PAY_RESUME payment whose outcome was unknown (ledger_unknown_here),
- * presented again: the chain decides.
+ * A payment whose outcome is unknown (SETTLE_UNKNOWN), presented again:
+ * the chain decides.
  *   used by this transfer   it settled: serve what it bought (*charged)
  *   used otherwise (void)   it never pays: refused, nothing served
- *   unused, still valid     claim it (ledger_claim_unknown) and return
- *                           ERR_NONE with nothing written: the caller
- *                           verifies and settles it now (*retry); an
- *                           EIP-3009 nonce moves money once, so this never
- *                           charges twice
+ *   unused, still valid     claim it (RECLAIMED) and return ERR_NONE with
+ *                           nothing written: the caller verifies and
+ *                           settles it now (*retry); an EIP-3009 nonce
+ *                           moves money once, so this never charges twice
  *   unused, expired         past validBefore + EXPIRY_MARGIN: it never will
  *                           move money; nothing was charged
  *   otherwise               still unknown: 503
  */
 static enum err
 resolve_unknown(const struct gate *g, struct req *r, struct resp *w,
-    const struct x402_requirements *rq, const struct x402_payment *p, bool *charged, bool *retry)
+    const struct x402_requirements *rq, struct paystate *m, bool *charged, bool *retry)
 {
 	uint64_t now = (uint64_t)time(NULL);
 
-	switch (x402_authorization_state(g->cfg, p)) {
+	switch (x402_authorization_state(g->cfg, m->p)) {
 	case X402_AUTH_USED:
-		ledger_mark(r->db, p, LEDGER_SETTLED, NULL, NULL);
+		if (paystate_apply(m, PE_CHAIN_USED, NULL, NULL) != PAYSTATE_OK)
+			return unrecorded(r, w, true);
 		*charged = true;
-		return resume(r, w, rq, p, NULL, false);
+		return serve_settled(r, w, rq, m);
 	case X402_AUTH_VOID:
-		ledger_mark(r->db, p, LEDGER_FAILED, NULL, "authorization_void");
+		if (paystate_apply(m, PE_CHAIN_VOID, NULL, NULL) != PAYSTATE_OK)
+			return unrecorded(r, w, false);
 		return challenge(w, rq, ERR_PAYMENT_REJECTED, "This authorization's nonce was used without "
 		    "paying this resource (canceled, or spent by another authorization): nothing is served "
 		    "for it.");
 	case X402_AUTH_UNUSED:
-		if (p->valid_before + EXPIRY_MARGIN < now) {
-			ledger_mark(r->db, p, LEDGER_FAILED, NULL, "expired_unsettled");
+		if (m->p->valid_before + EXPIRY_MARGIN < now) {
+			if (paystate_apply(m, PE_CHAIN_EXPIRED, NULL, NULL) != PAYSTATE_OK)
+				return unrecorded(r, w, false);
 			return challenge(w, rq, ERR_PAYMENT_MISMATCH, "This payment authorization expired "
 			    "without being settled: nothing was charged. Sign a new payment.");
 		}
-		if (p->payload == NULL || p->valid_before <= now)
+		if (m->p->payload == NULL || m->p->valid_before <= now)
 			break;          /* expiring: wait until it is surely dead */
-		switch (ledger_claim_unknown(r->db, p)) {
-		case LEDGER_OK:
+		switch (paystate_apply(m, PE_CLAIM, NULL, NULL)) {
+		case PAYSTATE_OK:
 			*retry = true;
 			return ERR_NONE;
-		case LEDGER_USED:
+		case PAYSTATE_REFUSED:
 			return resp_fail(w, ERR_PAYMENT_UNAVAILABLE, NULL, "This payment is being settled "
 			    "by another request; send the identical request again in a moment.");
 		default:
@@ -226,17 +177,126 @@ resolve_unknown(const struct gate *g, struct req *r, struct resp *w,
 	return resp_fail(w, ERR_PAYMENT_UNAVAILABLE, NULL, OUTCOME_UNKNOWN);
 }
 
+/*
+ * A payment the ledger already holds (its reservation was refused, or it
+ * is too late to pay with): served again when it settled for this
+ * resource of an EP_PAY_RESUME row, resolved from the chain when its
+ * outcome is unknown, refused as used otherwise. ERR_NONE with *retry when
+ * it was claimed for one more settlement attempt.
+ */
+static enum err
+known_payment(const struct gate *g, struct req *r, struct resp *w,
+    const struct x402_requirements *rq, struct paystate *m, bool *charged, bool *retry,
+    enum err refusal, const char *msg)
+{
+	switch (paystate_find(m, (r->ep->flags & EP_PAY_RESUME) != 0)) {
+	case PAYSTATE_OK:
+		break;
+	case PAYSTATE_REFUSED:
+		return challenge(w, rq, refusal, msg);
+	default:
+		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
+	}
+	if (m->state == PS_RESUMABLE) {
+		*charged = true;
+		return serve_settled(r, w, rq, m);
+	}
+	return resolve_unknown(g, r, w, rq, m, charged, retry);
+}
+
+/*
+ * Settle after the handler served: 200 with PAYMENT-RESPONSE, or w
+ * rewritten. A claimed unknown outcome (REVERIFIED) that the facilitator
+ * refuses may have landed meanwhile: the chain tells. With no answer from
+ * /settle, the chain is asked at once, and the identical request later.
+ */
+static enum err
+settle(const struct gate *g, struct req *r, struct resp *w, const struct x402_requirements *rq,
+    struct paystate *m, json_object *reqs, bool *charged)
+{
+	struct fac_result fr;
+	json_object *t = NULL;
+	const char *tx = "";
+	uint8_t txb[32];
+	bool have_tx = false, retried = m->state == PS_REVERIFIED;
+	enum err e = ERR_NONE;
+
+	switch (facilitator_call(g->cfg, true, m->p->payload, reqs, &fr)) {
+	case FAC_OK:
+		if (json_object_object_get_ex(fr.reply, "transaction", &t) &&
+		    json_object_is_type(t, json_type_string) &&
+		    hex_decode_fixed(json_object_get_string(t), (size_t)json_object_get_string_len(t), txb, 32,
+		    true) == 0) {
+			tx = json_object_get_string(t);
+			have_tx = true;
+			snprintf(r->pay.tx, sizeof(r->pay.tx), "%s", tx);
+		}
+		if (paystate_apply(m, PE_SETTLED, have_tx ? txb : NULL, NULL) != PAYSTATE_OK) {
+			e = unrecorded(r, w, true);
+			break;
+		}
+		*charged = true;
+		payment_response(w, rq, m->p, true, have_tx ? tx : "", NULL);
+		break;
+	case FAC_REFUSED:
+		if (retried && x402_authorization_state(g->cfg, m->p) == X402_AUTH_USED) {
+			if (paystate_apply(m, PE_CHAIN_USED, NULL, NULL) != PAYSTATE_OK) {
+				e = unrecorded(r, w, true);
+				break;
+			}
+			*charged = true;
+			payment_response(w, rq, m->p, true, "", NULL);
+			break;
+		}
+		if (paystate_apply(m, PE_SETTLE_REFUSED, NULL, fr.reason) != PAYSTATE_OK) {
+			e = unrecorded(r, w, retried);
+			break;
+		}
+		if (retried) {          /* still unknown */
+			buf_reset(&w->headers);
+			e = resp_fail(w, ERR_PAYMENT_UNAVAILABLE, NULL, OUTCOME_UNKNOWN);
+			break;
+		}
+		buf_reset(&w->body);
+		e = challenge(w, rq, ERR_SETTLEMENT_FAILED, NULL);
+		payment_response(w, rq, m->p, false, NULL, fr.reason);
+		break;
+	case FAC_UNAVAILABLE:
+		/* The transfer may or may not have happened: never reuse this
+		 * payment for anything else; the chain decides. */
+		log_unavailable(r, fr.err);
+		if (paystate_apply(m, PE_SETTLE_NO_ANSWER, NULL, NULL) != PAYSTATE_OK) {
+			e = unrecorded(r, w, true);
+			break;
+		}
+		if (x402_authorization_state(g->cfg, m->p) == X402_AUTH_USED) {
+			if (paystate_apply(m, PE_CHAIN_USED, NULL, NULL) != PAYSTATE_OK) {
+				e = unrecorded(r, w, true);
+				break;
+			}
+			*charged = true;
+			payment_response(w, rq, m->p, true, "", NULL);
+			break;
+		}
+		buf_reset(&w->headers);
+		e = resp_fail(w, ERR_PAYMENT_UNAVAILABLE, NULL, OUTCOME_UNKNOWN);
+		break;
+	}
+	fac_result_release(&fr);
+	return e;
+}
+
 enum err
 pay_run(const struct gate *g, struct req *r, struct resp *w)
 {
 	struct x402_requirements rq;
 	struct x402_payment p = { 0 };
 	struct fac_result fr = { 0 };
+	struct paystate m;
 	json_object *reqs = NULL;
 	const char *hdr = req_header(r, "payment-signature");
 	char msg[256];
-	uint8_t txb[32];
-	bool has_tx = false, charged = false, unknown_retry = false, admitted = false;
+	bool charged = false, retry = false, admitted = false;
 	struct admit_ticket ticket = { -1 };
 	enum err e;
 
@@ -268,6 +328,7 @@ pay_run(const struct gate *g, struct req *r, struct resp *w)
 		    "nothing was charged. Retry shortly with the same payment.");
 		goto out;
 	}
+	paystate_init(&m, g->db, &p, &rq, r->ep->id);
 	switch (x402_payment_parse(hdr, &rq, (uint64_t)time(NULL), &p, msg, sizeof(msg))) {
 	case X402_PARSE_OK:
 		break;
@@ -275,19 +336,12 @@ pay_run(const struct gate *g, struct req *r, struct resp *w)
 		/* Too late to pay with; but it may have paid here already. */
 		memcpy(r->pay.payer, p.from.b, sizeof(r->pay.payer));
 		memcpy(r->pay.nonce, p.nonce, sizeof(r->pay.nonce));
-		if ((r->ep->flags & EP_PAY_RESUME) && db_connect(g->db) == DB_OK) {
+		if (db_connect(g->db) == DB_OK) {
 			r->db = g->db;
-			if (ledger_settled_here(r->db, &p, &rq, r->ep->id, txb, &has_tx) == LEDGER_OK) {
-				charged = true;
-				e = resume(r, w, &rq, &p, txb, has_tx);
-				goto out;
-			}
-			if (ledger_unknown_here(r->db, &p, &rq, r->ep->id) == LEDGER_OK) {
-				e = resolve_unknown(g, r, w, &rq, &p, &charged, &unknown_retry);
-				goto out;
-			}
+			e = known_payment(g, r, w, &rq, &m, &charged, &retry, ERR_PAYMENT_MISMATCH, msg);
+		} else {
+			e = challenge(w, &rq, ERR_PAYMENT_MISMATCH, msg);
 		}
-		e = challenge(w, &rq, ERR_PAYMENT_MISMATCH, msg);
 		goto out;
 	case X402_PARSE_MISMATCH:
 		e = challenge(w, &rq, ERR_PAYMENT_MISMATCH, msg);
@@ -306,25 +360,14 @@ pay_run(const struct gate *g, struct req *r, struct resp *w)
 		goto out;
 	}
 	r->db = g->db;
-	switch (ledger_reserve(r->db, &p, &rq, r->ep->id)) {
-	case LEDGER_OK:
+	switch (paystate_apply(&m, PE_RESERVE, NULL, NULL)) {
+	case PAYSTATE_OK:
 		break;
-	case LEDGER_USED:
-		if ((r->ep->flags & EP_PAY_RESUME) &&
-		    ledger_settled_here(r->db, &p, &rq, r->ep->id, txb, &has_tx) == LEDGER_OK) {
-			charged = true;
-			e = resume(r, w, &rq, &p, txb, has_tx);
+	case PAYSTATE_REFUSED:
+		e = known_payment(g, r, w, &rq, &m, &charged, &retry, ERR_PAYMENT_USED, NULL);
+		if (!retry)
 			goto out;
-		}
-		if ((r->ep->flags & EP_PAY_RESUME) &&
-		    ledger_unknown_here(r->db, &p, &rq, r->ep->id) == LEDGER_OK) {
-			e = resolve_unknown(g, r, w, &rq, &p, &charged, &unknown_retry);
-			if (!unknown_retry)
-				goto out;
-			break;          /* claimed, unused and still valid: verify and settle it now */
-		}
-		e = challenge(w, &rq, ERR_PAYMENT_USED, NULL);
-		goto out;
+		break;          /* claimed, unused and still valid: verify and settle it now */
 	default:
 		e = resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
 		goto out;
@@ -332,48 +375,56 @@ pay_run(const struct gate *g, struct req *r, struct resp *w)
 	reqs = x402_requirements_json(&rq);
 	switch (facilitator_call(g->cfg, false, p.payload, reqs, &fr)) {
 	case FAC_OK:
+		if (paystate_apply(&m, PE_VERIFIED, NULL, NULL) != PAYSTATE_OK) {
+			e = unrecorded(r, w, false);
+			goto out;
+		}
 		break;
 	case FAC_REFUSED:
-		if (unknown_retry) {
+		if (m.state == PS_RECLAIMED) {
 			/* Perhaps refused because the earlier settlement just landed:
 			 * the outcome stays the chain's to tell. */
 			if (x402_authorization_state(g->cfg, &p) == X402_AUTH_USED) {
-				ledger_mark(r->db, &p, LEDGER_SETTLED, NULL, NULL);
+				if (paystate_apply(&m, PE_CHAIN_USED, NULL, NULL) != PAYSTATE_OK) {
+					e = unrecorded(r, w, true);
+					goto out;
+				}
 				charged = true;
-				e = resume(r, w, &rq, &p, NULL, false);
+				e = serve_settled(r, w, &rq, &m);
 				goto out;
 			}
-			ledger_mark(r->db, &p, LEDGER_FAILED, NULL, "settle_unknown");
-			e = resp_fail(w, ERR_PAYMENT_UNAVAILABLE, NULL, OUTCOME_UNKNOWN);
+			e = paystate_apply(&m, PE_VERIFY_REFUSED, NULL, NULL) != PAYSTATE_OK ?
+			    unrecorded(r, w, true) : resp_fail(w, ERR_PAYMENT_UNAVAILABLE, NULL, OUTCOME_UNKNOWN);
 			goto out;
 		}
-		ledger_mark(r->db, &p, LEDGER_FAILED, NULL, fr.reason);
+		if (paystate_apply(&m, PE_VERIFY_REFUSED, NULL, fr.reason) != PAYSTATE_OK) {
+			e = unrecorded(r, w, false);
+			goto out;
+		}
 		snprintf(msg, sizeof(msg), "The facilitator found the payment invalid (%s).", fr.reason);
 		e = challenge(w, &rq, ERR_PAYMENT_REJECTED, msg);
 		goto out;
 	case FAC_UNAVAILABLE:
 		log_unavailable(r, fr.err);
-		if (unknown_retry) {    /* back to unknown */
-			ledger_mark(r->db, &p, LEDGER_FAILED, NULL, "settle_unknown");
-			e = resp_fail(w, ERR_PAYMENT_UNAVAILABLE, NULL, OUTCOME_UNKNOWN);
+		if (paystate_apply(&m, PE_VERIFY_UNAVAILABLE, NULL, NULL) != PAYSTATE_OK) {
+			e = unrecorded(r, w, m.state == PS_RECLAIMED);
 			goto out;
 		}
-		ledger_mark(r->db, &p, LEDGER_RELEASED, NULL, "verify_unavailable");
-		e = resp_fail(w, ERR_PAYMENT_UNAVAILABLE, NULL, NULL);
+		e = resp_fail(w, ERR_PAYMENT_UNAVAILABLE, NULL, m.state == PS_SETTLE_UNKNOWN ?
+		    OUTCOME_UNKNOWN : NULL);
 		goto out;
 	}
 	e = r->ep->handler(r, w);
 	if (w->status >= 400) {
 		/* Not served: nothing is settled, and the payment stays the
-		 * payer's (an unknown outcome stays unknown). */
-		if (unknown_retry)
-			ledger_mark(r->db, &p, LEDGER_FAILED, NULL, "settle_unknown");
-		else
-			ledger_mark(r->db, &p, LEDGER_RELEASED, NULL, "handler_failed");
+		 * payer's (an unknown outcome stays unknown). The handler's
+		 * refusal is the answer either way. */
+		if (paystate_apply(&m, PE_NOT_SERVED, NULL, NULL) != PAYSTATE_OK)
+			fprintf(stderr, "waymark: %s %s: not served, and the payment ledger could not be "
+			    "written\n", r->method_text, r->ep->id);
 		goto out;
 	}
-	e = settle(g, r, w, &rq, &p, reqs, unknown_retry);
-	charged = e == ERR_NONE;
+	e = settle(g, r, w, &rq, &m, reqs, &charged);
 	if (charged && r->pay.finish)
 		e = r->pay.finish(r, w);
 out:

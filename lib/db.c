@@ -1,6 +1,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -130,6 +131,7 @@ static enum db_rc
 classify(struct db *d, unsigned int e)
 {
 	keep_error(d);
+	d->last_errno = e;
 	if (is_connection_error(e) || is_client_error(e)) {
 		db_close(d);
 		return DB_UNAVAILABLE;
@@ -171,6 +173,17 @@ attempt(struct db *d, const char *sql, bool multi, MYSQL_RES **res)
 	return DB_OK;
 }
 
+/* A statement that changes nothing, so running it twice is the same as once (our
+ * statements write their keywords in capitals, docs/ARCHITECTURE.md, Code conventions). */
+static bool
+read_only(const char *sql)
+{
+	while (*sql == ' ' || *sql == '\n' || *sql == '\t' || *sql == '(')
+		sql++;
+	return strncasecmp(sql, "SELECT", 6) == 0 && strstr(sql, " FOR UPDATE") == NULL &&
+	    strstr(sql, " LOCK IN SHARE MODE") == NULL;
+}
+
 static enum db_rc
 run(struct db *d, const char *sql, bool multi, MYSQL_RES **res)
 {
@@ -181,9 +194,24 @@ run(struct db *d, const char *sql, bool multi, MYSQL_RES **res)
 		*res = NULL;
 	if (d->aborted)
 		return DB_RETRY;
+	d->last_errno = 0;
+	/* Fault injection (db_fault_after): this statement fails unsent. */
+	if (d->fault_in > 0 && --d->fault_in == 0) {
+		snprintf(d->err, sizeof(d->err), "injected fault");
+		if (d->in_txn)
+			d->aborted = true;
+		return d->in_txn ? DB_RETRY : DB_UNAVAILABLE;
+	}
 	rc = attempt(d, sql, multi, res);
-	/* A connection that died while idle: retry once, outside transactions. */
-	if (rc == DB_UNAVAILABLE && was_connected && !d->in_txn)
+	/*
+	 * A connection that died while idle: run the statement again once,
+	 * outside transactions, only when it is known not to have run (the
+	 * server was gone before it was sent) or it changes nothing. A write
+	 * lost in flight may have committed: replaying it could turn a
+	 * reservation into "already used", so its caller sees the failure.
+	 */
+	if (rc == DB_UNAVAILABLE && was_connected && !d->in_txn && !multi &&
+	    (d->last_errno == CR_SERVER_GONE_ERROR || read_only(sql)))
 		rc = attempt(d, sql, multi, res);
 	if (rc == DB_UNAVAILABLE)
 		d->in_txn = false;
@@ -370,4 +398,10 @@ db_txn(struct db *d, enum db_rc (*body)(struct db *d, void *arg), void *arg)
 		db_rollback(d);
 	}
 	return rc;
+}
+
+void
+db_fault_after(struct db *d, int n)
+{
+	d->fault_in = n > 0 ? n : 0;
 }

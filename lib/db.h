@@ -38,6 +38,8 @@ struct db {
 	bool script;      /* db_init_script: CLIENT_MULTI_STATEMENTS */
 	bool read_committed; /* db_init_sole_writer: transactions at READ COMMITTED */
 	char err[256];    /* last error text, for logs only (never to clients) */
+	unsigned int last_errno; /* the server or client error of the last failed statement */
+	int fault_in;     /* db_fault_after: statements until the injected failure; 0: none */
 };
 
 /* Remember the configuration; connects on first use. */
@@ -109,5 +111,13 @@ enum db_rc db_txn(struct db *d, enum db_rc (*body)(struct db *d, void *arg), voi
 
 /* How many times db_txn ran a body again, since the process started (tests, logs). */
 unsigned long db_txn_retries(void);
+
+/*
+ * Fault injection for tests: the nth statement run on d from now fails
+ * without being sent, as if the server were gone (DB_UNAVAILABLE; in a
+ * transaction, DB_RETRY like an abort). 0 turns it off. Never set in the
+ * service itself.
+ */
+void db_fault_after(struct db *d, int n);
 
 #endif

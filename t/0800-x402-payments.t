@@ -18,7 +18,9 @@ KEY1=0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d    # the
 PAYER=0x70997970C51812dc3A010C7d01b50e0d17dc79C8
 KEY2=0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a    # holds no USDC
 export WAYMARK_SEED=0 WAYMARK_CONFIRMATIONS=0
-export WAYMARK_FACILITATOR_URL=http://127.0.0.1:$fport WAYMARK_PAY_TO=$PAYTO
+# A facilitator that does not answer within 3 s is "no answer" (the
+# settlement timeout below); settling on anvil takes well under a second.
+export WAYMARK_FACILITATOR_URL=http://127.0.0.1:$fport WAYMARK_PAY_TO=$PAYTO WAYMARK_FACILITATOR_TIMEOUT_MS=3000
 chain_stack x402 40
 ok $? "a stack with a local chain starts"
 fpid=
@@ -206,4 +208,47 @@ ok $(jq -e '.body | has("route")' <<<"$res" >/dev/null && echo 1 || echo 0) "set
 is "$(sql "SELECT CONCAT(status, ' ', reason) FROM x402_payments WHERE reason = 'settle_unknown'")" \
 	"failed settle_unknown" "settlement unreachable: the ledger row failed (outcome unknown, never reused)"
 is "$(balance $PAYER),$(balance $PAYTO)" "970000,30000" "settlement unreachable: no balance moved"
+
+# ---- a settlement that times out at the service but lands (docs/ARCHITECTURE.md,
+# Payment state machine). With anvil's automine off the facilitator's transfer
+# waits in the pool: the service gets no answer within its timeout, asks the
+# chain (nothing yet) and answers 503 outcome unknown; the block is mined; the
+# identical request then finds the transfer on chain and is served, with
+# exactly one transfer and no second settlement.
+stop_facilitator; facilitator_start
+rpc evm_setAutomine '[false]' >/dev/null
+res=$(node "$tools/pay.mjs" --key $KEY1 --url "$URL$REC1?limit=3" --signature-out "$http_tmp/sig3")
+rpc evm_mine '[]' >/dev/null
+rpc evm_setAutomine '[true]' >/dev/null
+is "$(jq -r .status <<<"$res"),$(jq -r .body.error <<<"$res")" "503,payment_unavailable" \
+	"settlement timed out at the service: 503, outcome unknown"
+like "$(jq -r .body.message <<<"$res")" 'not known yet.*same PAYMENT-SIGNATURE' "  which says to send the identical request again"
+ok $(jq -e '.body | has("routedBoons")' <<<"$res" >/dev/null && echo 1 || echo 0) "  and nothing was served"
+is "$(balance $PAYER),$(balance $PAYTO)" "960000,40000" "the transfer landed once the block was mined"
+is "$(sql "SELECT status FROM x402_payments WHERE resource_url LIKE '%limit=3'")" failed "  the ledger says unknown (failed, settle_unknown)"
+req GET "$REC1?limit=3" -H "PAYMENT-SIGNATURE: $(cat "$http_tmp/sig3")"
+is "$status" 200 "the identical request: 200, served from the chain's answer"
+is "$(b64d "$(header payment-response)" | jq -r .success)" true "  with PAYMENT-RESPONSE success"
+is "$(jq -r '.routedBoons | length' <<<"$body")" 3 "  and the paid body (limit 3)"
+is "$(balance $PAYER),$(balance $PAYTO)" "960000,40000" "  exactly one transfer: no second settlement"
+is "$(sql "SELECT status FROM x402_payments WHERE resource_url LIKE '%limit=3'")" settled "  the ledger row is settled"
+req GET "$REC1?limit=3" -H "PAYMENT-SIGNATURE: $(cat "$http_tmp/sig3")"
+check_error 402 payment_already_used "a paid read is served once: the same payment again is used"
+
+# ---- payments-reconcile: a stranded row settled from the chain
+rpc evm_setAutomine '[false]' >/dev/null
+res=$(node "$tools/pay.mjs" --key $KEY1 --url "$URL$REC1?limit=4")
+rpc evm_mine '[]' >/dev/null
+rpc evm_setAutomine '[true]' >/dev/null
+is "$(jq -r .status <<<"$res")" 503 "another settlement times out: 503"
+is "$(sql "SELECT CONCAT(status, ' ', reason) FROM x402_payments WHERE resource_url LIKE '%limit=4'")" \
+	"failed settle_unknown" "  its row is stranded with an unknown outcome"
+rec=$("$WAYMARK_BUILD/waymark" -c "$WAYMARK_VAR/waymark.conf" payments-reconcile 0)
+ok $? "waymark payments-reconcile runs"
+like "$rec" '^payments: [1-9][0-9]* settled from the chain' "  and settles from the chain ($rec)"
+is "$(sql "SELECT status FROM x402_payments WHERE resource_url LIKE '%limit=4'")" settled \
+	"  the stranded row is settled"
+is "$(balance $PAYER),$(balance $PAYTO)" "950000,50000" "  one transfer for it, as the chain says"
+rec=$("$WAYMARK_BUILD/waymark" -c "$WAYMARK_VAR/waymark.conf" payments-reconcile 0)
+like "$rec" '^payments: 0 settled from the chain' "a second run finds nothing more to settle ($rec)"
 done_testing

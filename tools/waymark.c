@@ -12,6 +12,7 @@
  *   waymark [-c config] profiles-prune
  *   waymark [-c config] private-tips-prune  delete unused private-tip blobs and old unlock nonces
  *   waymark keygen                         fresh secrets for the configuration (private_tip_key)
+ *   waymark [-c config] payments-reconcile [MIN_AGE]  settle stranded payment rows from the chain
  *                                          finish settled_pending paid review
  *                                          publications (docs/ARCHITECTURE.md)
  *
@@ -40,6 +41,7 @@
 #include "migrate.h"
 #include "privtips.h"
 #include "profiles.h"
+#include "paystate.h"
 #include "publication.h"
 #include "table.h"
 #include "version.h"
@@ -63,6 +65,7 @@ usage(void)
 	    "       waymark [-c config] profiles-prune\n"
 	    "       waymark [-c config] private-tips-prune\n"
 	    "       waymark keygen\n"
+	    "       waymark [-c config] payments-reconcile [MIN_AGE_SECONDS]\n"
 	    "       waymark version\n");
 	return 2;
 }
@@ -523,6 +526,47 @@ cmd_keygen(int argc)
 	return 0;
 }
 
+/*
+ * The scheduled task of the payment ledger (docs/ARCHITECTURE.md, Payment
+ * state machine): rows of unknown outcome, and reserved rows whose request
+ * died (untouched for MIN_AGE seconds, default 300), settled or voided
+ * from the chain.
+ */
+static int
+cmd_payments_reconcile(const char *path, int argc, char **argv)
+{
+	struct config c;
+	struct db d;
+	uint64_t min_age = 300, settled = 0, voided = 0, open = 0;
+	char *end = NULL;
+	int status = 1;
+
+	if (argc > 1)
+		return usage();
+	if (argc == 1) {
+		unsigned long long v = strtoull(argv[0], &end, 10);
+
+		if (argv[0][0] < '0' || argv[0][0] > '9' || *end != '\0' || v > 86400 * 30)
+			return usage();
+		min_age = v;
+	}
+	if (load(&c, path) < 0)
+		return 2;
+	db_init(&d, &c);
+	if (db_connect(&d) != DB_OK ||
+	    paystate_reconcile(&d, &c, min_age, &settled, &voided, &open) != PAYSTATE_OK) {
+		fprintf(stderr, "waymark: payments-reconcile: database: %s\n", d.err);
+	} else {
+		printf("payments: %" PRIu64 " settled from the chain, %" PRIu64 " void, %" PRIu64
+		    " still open\n", settled, voided, open);
+		status = 0;
+	}
+	db_close(&d);
+	rpc_thread_release();
+	mysql_library_end();
+	return status;
+}
+
 int
 main(int argc, char **argv)
 {
@@ -552,6 +596,8 @@ main(int argc, char **argv)
 		return cmd_profiles_prune(path, argc - 1);
 	if (strcmp(argv[0], "private-tips-prune") == 0)
 		return cmd_private_tips_prune(path, argc - 1);
+	if (strcmp(argv[0], "payments-reconcile") == 0)
+		return cmd_payments_reconcile(path, argc - 1, argv + 1);
 	if (strcmp(argv[0], "keygen") == 0)
 		return cmd_keygen(argc - 1);
 	if (strcmp(argv[0], "version") == 0) {

@@ -1,0 +1,124 @@
+/*
+ * paystate.h: one payment's life as an explicit state machine over the
+ * ledger (lib/ledger.h; docs/ARCHITECTURE.md, Payment state machine). A
+ * payment is one (payer, authorization nonce), whatever the rail that
+ * carried it; each transition is one call that writes the ledger row and
+ * says whether it was recorded, so the caller (fcgi/pay.c) can fail closed:
+ * nothing is served that was not recorded, and nothing is charged that is
+ * not recorded.
+ *
+ *   state           ledger row                        means
+ *   NEW             none (or not looked at yet)       parsed and bound to this request
+ *   RESERVED        reserved                          the facilitator may see it now
+ *   VERIFIED        reserved                          /verify said valid: the handler may run
+ *   RECLAIMED       reserved (reason unknown_retry)   an unknown outcome claimed for one more try
+ *   REVERIFIED      reserved                          ... and verified again
+ *   SETTLED         settled                           charged: what it bought may be served
+ *   FAILED          failed                            refused; never charged
+ *   RELEASED        released                          never charged, not served: reservable again
+ *   SETTLE_UNKNOWN  failed (reason settle_unknown)    /settle got no answer: the chain decides
+ *   RESUMABLE       settled, earlier, for this URL    (EP_PAY_RESUME rows) serve what it bought
+ *
+ * Return conventions: enum paystate_rc (PAYSTATE_OK is 0).
+ */
+#ifndef WAYMARK_PAYSTATE_H
+#define WAYMARK_PAYSTATE_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "db.h"
+#include "x402.h"
+
+enum pay_state {
+	PS_NEW,
+	PS_RESERVED,
+	PS_VERIFIED,
+	PS_RECLAIMED,
+	PS_REVERIFIED,
+	PS_SETTLED,
+	PS_FAILED,
+	PS_RELEASED,
+	PS_SETTLE_UNKNOWN,
+	PS_RESUMABLE,
+	PS__MAX
+};
+
+enum pay_event {
+	PE_RESERVE,            /* NEW -> RESERVED: insert the row (or reclaim a released one) */
+	PE_FOUND_SETTLED,      /* NEW -> RESUMABLE: the row is settled for this resource (lookup) */
+	PE_FOUND_UNKNOWN,      /* NEW -> SETTLE_UNKNOWN: the row's outcome is unknown (lookup) */
+	PE_VERIFIED,           /* RESERVED -> VERIFIED, RECLAIMED -> REVERIFIED (nothing written) */
+	PE_VERIFY_REFUSED,     /* RESERVED -> FAILED; RECLAIMED -> SETTLE_UNKNOWN */
+	PE_VERIFY_UNAVAILABLE, /* RESERVED -> RELEASED; RECLAIMED -> SETTLE_UNKNOWN */
+	PE_NOT_SERVED,         /* VERIFIED -> RELEASED; REVERIFIED -> SETTLE_UNKNOWN */
+	PE_SETTLED,            /* VERIFIED, REVERIFIED -> SETTLED, with the transaction */
+	PE_SETTLE_REFUSED,     /* VERIFIED -> FAILED; REVERIFIED -> SETTLE_UNKNOWN */
+	PE_SETTLE_NO_ANSWER,   /* VERIFIED, REVERIFIED -> SETTLE_UNKNOWN */
+	PE_CHAIN_USED,         /* SETTLE_UNKNOWN, RECLAIMED, REVERIFIED -> SETTLED: the transfer landed */
+	PE_CHAIN_VOID,         /* SETTLE_UNKNOWN -> FAILED: its nonce paid something else */
+	PE_CHAIN_EXPIRED,      /* SETTLE_UNKNOWN -> FAILED: unused past its validity */
+	PE_CLAIM,              /* SETTLE_UNKNOWN -> RECLAIMED: one request tries to settle it now */
+	PE__MAX
+};
+
+enum paystate_rc {
+	PAYSTATE_OK = 0,       /* moved, and the ledger records it */
+	PAYSTATE_REFUSED,      /* the ledger said no: the pair is used, or another request claimed it */
+	PAYSTATE_UNRECORDED,   /* the row could not be written or read: fail closed */
+	PAYSTATE_INVALID,      /* no such transition from this state (a bug): fail closed */
+};
+
+struct paystate {
+	enum pay_state state;
+	struct db *db;
+	const struct x402_payment *p;
+	const struct x402_requirements *rq;
+	const char *endpoint_id;     /* the dispatch row the payment is for */
+	bool has_tx;                 /* RESUMABLE: tx is the settlement transaction */
+	uint8_t tx[32];
+};
+
+/* A payment in state NEW. */
+void paystate_init(struct paystate *m, struct db *db, const struct x402_payment *p,
+    const struct x402_requirements *rq, const char *endpoint_id);
+
+/*
+ * Apply ev: check that the table allows it from m->state, write the ledger
+ * row (tx: the 32-byte settlement transaction or NULL; reason: a
+ * facilitator reason code or NULL, for the refusals), and move. On any rc
+ * but PAYSTATE_OK the state does not change.
+ */
+enum paystate_rc paystate_apply(struct paystate *m, enum pay_event ev, const uint8_t *tx,
+    const char *reason);
+
+/*
+ * Where an existing row of this payment stands for this resource (a NEW
+ * payment whose reservation was refused, or an expired one): settled here
+ * (only when resumable, i.e. the row may be shown again) moves to
+ * RESUMABLE, an unknown outcome to SETTLE_UNKNOWN; PAYSTATE_REFUSED when
+ * neither (it was used otherwise), PAYSTATE_UNRECORDED when the database
+ * failed.
+ */
+enum paystate_rc paystate_find(struct paystate *m, bool resumable);
+
+/*
+ * `waymark payments-reconcile`: every ledger row of unknown outcome (failed
+ * settle_unknown, or reserved and untouched for min_age_s seconds: its
+ * request died) is put to the chain (x402_authorization_state): a transfer
+ * that landed moves it to SETTLED, a nonce spent otherwise to FAILED; an
+ * unused or unknown one stays for a later run (its authorization may still
+ * be valid, and the identical request resolves it too). Counts go to the
+ * out-parameters; PAYSTATE_UNRECORDED when the database failed.
+ */
+enum paystate_rc paystate_reconcile(struct db *db, const struct config *cfg, uint64_t min_age_s,
+    uint64_t *settled, uint64_t *voided, uint64_t *open);
+
+/* The target of (from, ev), or PS__MAX when the table has no such transition. */
+enum pay_state paystate_next(enum pay_state from, enum pay_event ev);
+
+/* Names for logs and tests ("reserved", "settle"). */
+const char *paystate_name(enum pay_state s);
+const char *paystate_event_name(enum pay_event e);
+
+#endif

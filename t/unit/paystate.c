@@ -1,0 +1,236 @@
+/*
+ * The payment state machine (lib/paystate.h) against the test stack's
+ * MariaDB: every transition of its table is driven from a payment put in
+ * its starting state, and checked twice: with the ledger write injected to
+ * fail (db_fault_after), the transition reports PAYSTATE_UNRECORDED and
+ * neither the state nor the row moves (so the caller can fail closed:
+ * nothing served that was not recorded, nothing charged that is not
+ * recorded); then for real, when the row says what the new state means.
+ * Transitions the table lacks are refused without touching the ledger.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/random.h>
+
+#include "config.h"
+#include "db.h"
+#include "paystate.h"
+#include "sql.h"
+#include "tap.h"
+#include "banned.h"
+
+static struct config cfg;
+static struct db db;
+static struct x402_requirements rq;
+
+/* The row of p as "status reason" ("" when there is none, "?" on a failure). */
+static const char *
+row_of(const struct x402_payment *p, char out[160])
+{
+	char b[400], st[64] = "", why[96] = "";
+	struct sql q = SQL_ON(b);
+
+	sql_add(&q, "SELECT status, IFNULL(reason, '-') FROM x402_payments WHERE payer = ? AND "
+	    "auth_nonce = ?", SQL_BYTES(p->from.b, 20), SQL_BYTES(p->nonce, 32));
+	if (db_query_pair(&db, &q, st, why, sizeof(why)) != DB_OK)
+		snprintf(out, 160, "?");
+	else
+		snprintf(out, 160, "%s%s%s", st, st[0] ? " " : "", st[0] ? why : "");
+	return out;
+}
+
+/* A payment never seen, in state NEW. */
+static void
+fresh(struct paystate *m, struct x402_payment *p)
+{
+	memset(p, 0, sizeof(*p));
+	if (getrandom(p->from.b, 20, 0) != 20 || getrandom(p->nonce, 32, 0) != 32)
+		abort();
+	paystate_init(m, &db, p, &rq, "test.paystate");
+}
+
+/* Drive m along evs (PE__MAX-terminated); true when every step was recorded. */
+static bool
+drive(struct paystate *m, const enum pay_event *evs)
+{
+	for (size_t i = 0; evs[i] != PE__MAX; i++)
+		if (paystate_apply(m, evs[i], NULL, NULL) != PAYSTATE_OK)
+			return false;
+	return true;
+}
+
+/* The path that puts a payment in each state (PE__MAX ends it). */
+static const enum pay_event to_new[] = { PE__MAX };
+static const enum pay_event to_reserved[] = { PE_RESERVE, PE__MAX };
+static const enum pay_event to_verified[] = { PE_RESERVE, PE_VERIFIED, PE__MAX };
+static const enum pay_event to_unknown[] = { PE_RESERVE, PE_VERIFIED, PE_SETTLE_NO_ANSWER, PE__MAX };
+static const enum pay_event to_reclaimed[] = { PE_RESERVE, PE_VERIFIED, PE_SETTLE_NO_ANSWER,
+	PE_CLAIM, PE__MAX };
+static const enum pay_event to_reverified[] = { PE_RESERVE, PE_VERIFIED, PE_SETTLE_NO_ANSWER,
+	PE_CLAIM, PE_VERIFIED, PE__MAX };
+
+static const struct {
+	enum pay_state from;
+	const enum pay_event *path;
+	enum pay_event ev;
+	enum pay_state to;
+	const char *row;        /* the row after it: "status reason" */
+	bool writes;            /* the transition writes the ledger */
+} cases[] = {
+	{ PS_NEW, to_new, PE_RESERVE, PS_RESERVED, "reserved -", true },
+	{ PS_RESERVED, to_reserved, PE_VERIFIED, PS_VERIFIED, "reserved -", false },
+	{ PS_RESERVED, to_reserved, PE_VERIFY_REFUSED, PS_FAILED, "failed verify_refused", true },
+	{ PS_RESERVED, to_reserved, PE_VERIFY_UNAVAILABLE, PS_RELEASED, "released verify_unavailable", true },
+	{ PS_VERIFIED, to_verified, PE_NOT_SERVED, PS_RELEASED, "released handler_failed", true },
+	{ PS_VERIFIED, to_verified, PE_SETTLED, PS_SETTLED, "settled -", true },
+	{ PS_VERIFIED, to_verified, PE_SETTLE_REFUSED, PS_FAILED, "failed settle_refused", true },
+	{ PS_VERIFIED, to_verified, PE_SETTLE_NO_ANSWER, PS_SETTLE_UNKNOWN, "failed settle_unknown", true },
+	{ PS_RECLAIMED, to_reclaimed, PE_VERIFIED, PS_REVERIFIED, "reserved unknown_retry", false },
+	{ PS_RECLAIMED, to_reclaimed, PE_VERIFY_REFUSED, PS_SETTLE_UNKNOWN, "failed settle_unknown", true },
+	{ PS_RECLAIMED, to_reclaimed, PE_VERIFY_UNAVAILABLE, PS_SETTLE_UNKNOWN, "failed settle_unknown", true },
+	{ PS_RECLAIMED, to_reclaimed, PE_CHAIN_USED, PS_SETTLED, "settled -", true },
+	{ PS_REVERIFIED, to_reverified, PE_NOT_SERVED, PS_SETTLE_UNKNOWN, "failed settle_unknown", true },
+	{ PS_REVERIFIED, to_reverified, PE_SETTLED, PS_SETTLED, "settled -", true },
+	{ PS_REVERIFIED, to_reverified, PE_SETTLE_REFUSED, PS_SETTLE_UNKNOWN, "failed settle_unknown", true },
+	{ PS_REVERIFIED, to_reverified, PE_SETTLE_NO_ANSWER, PS_SETTLE_UNKNOWN, "failed settle_unknown", true },
+	{ PS_REVERIFIED, to_reverified, PE_CHAIN_USED, PS_SETTLED, "settled -", true },
+	{ PS_SETTLE_UNKNOWN, to_unknown, PE_CHAIN_USED, PS_SETTLED, "settled -", true },
+	{ PS_SETTLE_UNKNOWN, to_unknown, PE_CHAIN_VOID, PS_FAILED, "failed authorization_void", true },
+	{ PS_SETTLE_UNKNOWN, to_unknown, PE_CHAIN_EXPIRED, PS_FAILED, "failed expired_unsettled", true },
+	{ PS_SETTLE_UNKNOWN, to_unknown, PE_CLAIM, PS_RECLAIMED, "reserved unknown_retry", true },
+};
+
+static void
+transitions(void)
+{
+	char before[160], after[160];
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct paystate m;
+		struct x402_payment p;
+		const char *name = paystate_event_name(cases[i].ev);
+		enum paystate_rc rc;
+
+		fresh(&m, &p);
+		if (!ok(drive(&m, cases[i].path) && m.state == cases[i].from, "%s --%s--> %s: put in %s",
+		    paystate_name(cases[i].from), name, paystate_name(cases[i].to),
+		    paystate_name(cases[i].from)))
+			continue;
+		ok(paystate_next(cases[i].from, cases[i].ev) == cases[i].to, "  the table says %s",
+		    paystate_name(cases[i].to));
+		row_of(&p, before);
+		if (cases[i].writes) {
+			/* The write fails: nothing moves, and the caller is told. */
+			db_fault_after(&db, 1);
+			rc = paystate_apply(&m, cases[i].ev, NULL, NULL);
+			db_fault_after(&db, 0);
+			ok(rc == PAYSTATE_UNRECORDED && m.state == cases[i].from,
+			    "  a failed ledger write: unrecorded, still %s", paystate_name(m.state));
+			is_str(row_of(&p, after), before, "  and the row did not move");
+		}
+		rc = paystate_apply(&m, cases[i].ev, NULL, NULL);
+		ok(rc == PAYSTATE_OK && m.state == cases[i].to, "  recorded: %s", paystate_name(m.state));
+		is_str(row_of(&p, after), cases[i].row, "  the row says %s", cases[i].row);
+	}
+}
+
+static void
+refusals(void)
+{
+	struct paystate m, m2;
+	struct x402_payment p;
+	char row[160];
+	size_t n = 0;
+
+	/* Every (state, event) the table lacks is refused, and writes nothing. */
+	for (int s = 0; s < PS__MAX; s++)
+		for (int e = 0; e < PE__MAX; e++) {
+			bool listed = false;
+
+			for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
+				listed |= cases[i].from == (enum pay_state)s && cases[i].ev == (enum pay_event)e;
+			if (e == PE_FOUND_SETTLED || e == PE_FOUND_UNKNOWN)
+				listed |= s == PS_NEW;  /* the lookups: paystate_find */
+			if (!listed && paystate_next((enum pay_state)s, (enum pay_event)e) != PS__MAX)
+				n++;
+		}
+	ok(n == 0, "the table has no transition that this test does not drive (%zu)", n);
+	fresh(&m, &p);
+	ok(paystate_apply(&m, PE_SETTLED, NULL, NULL) == PAYSTATE_INVALID && m.state == PS_NEW,
+	    "a NEW payment cannot settle: invalid, nothing written");
+	is_str(row_of(&p, row), "", "  no row appeared");
+	ok(drive(&m, to_verified) && paystate_apply(&m, PE_CLAIM, NULL, NULL) == PAYSTATE_INVALID,
+	    "a VERIFIED payment cannot be claimed as unknown");
+
+	/* The ledger's own refusals. */
+	paystate_init(&m2, &db, &p, &rq, "test.paystate");
+	ok(paystate_apply(&m2, PE_RESERVE, NULL, NULL) == PAYSTATE_REFUSED && m2.state == PS_NEW,
+	    "the same payment reserved again: refused by the key");
+	fresh(&m, &p);
+	ok(drive(&m, to_unknown), "a payment of unknown outcome");
+	paystate_init(&m2, &db, &p, &rq, "test.paystate");
+	m2.state = PS_SETTLE_UNKNOWN;
+	ok(paystate_apply(&m, PE_CLAIM, NULL, NULL) == PAYSTATE_OK &&
+	    paystate_apply(&m2, PE_CLAIM, NULL, NULL) == PAYSTATE_REFUSED,
+	    "two requests claim it: the first wins, the second is refused");
+	/* A settled row is never moved back. */
+	fresh(&m, &p);
+	ok(drive(&m, to_verified) && paystate_apply(&m, PE_SETTLED, NULL, NULL) == PAYSTATE_OK,
+	    "settled");
+	m.state = PS_VERIFIED;  /* as a confused caller would */
+	ok(paystate_apply(&m, PE_NOT_SERVED, NULL, NULL) == PAYSTATE_OK, "a later release is written...");
+	is_str(row_of(&p, row), "settled -", "  ...but the settled row stays settled");
+}
+
+static void
+lookups(void)
+{
+	struct paystate m, again;
+	struct x402_payment p;
+
+	fresh(&m, &p);
+	ok(drive(&m, to_unknown), "a payment of unknown outcome");
+	paystate_init(&again, &db, &p, &rq, "test.paystate");
+	ok(paystate_find(&again, false) == PAYSTATE_OK && again.state == PS_SETTLE_UNKNOWN,
+	    "found again: SETTLE_UNKNOWN");
+	paystate_init(&again, &db, &p, &rq, "test.paystate");
+	db_fault_after(&db, 1);
+	ok(paystate_find(&again, false) == PAYSTATE_UNRECORDED && again.state == PS_NEW,
+	    "  the lookup fails: unrecorded, still NEW");
+	db_fault_after(&db, 0);
+	fresh(&m, &p);
+	ok(drive(&m, to_verified) && paystate_apply(&m, PE_SETTLED, NULL, NULL) == PAYSTATE_OK, "a settled payment");
+	paystate_init(&again, &db, &p, &rq, "test.paystate");
+	ok(paystate_find(&again, true) == PAYSTATE_OK && again.state == PS_RESUMABLE,
+	    "found again on a resumable row: RESUMABLE");
+	paystate_init(&again, &db, &p, &rq, "test.paystate");
+	ok(paystate_find(&again, false) == PAYSTATE_REFUSED && again.state == PS_NEW,
+	    "on another row: used");
+}
+
+int
+main(void)
+{
+	const char *var = getenv("WAYMARK_VAR");
+	char path[1024], err[256];
+
+	if (!ok(var != NULL, "WAYMARK_VAR names the test stack (run through tools/run-tests)"))
+		return done_testing();
+	snprintf(path, sizeof(path), "%s/waymark.conf", var);
+	if (!ok(config_load(&cfg, path, err, sizeof(err)) == 0, "the test stack's configuration loads"))
+		return done_testing();
+	db_init(&db, &cfg);
+	if (!ok(db_connect(&db) == DB_OK, "the suite's MariaDB is reachable"))
+		return done_testing();
+	snprintf(rq.network, sizeof(rq.network), "eip155:8453");
+	snprintf(rq.amount, sizeof(rq.amount), "10000");
+	snprintf(rq.url, sizeof(rq.url), "http://127.0.0.1/test/paystate");
+	memset(rq.pay_to.b, 0x11, 20);
+	memset(rq.asset.b, 0x22, 20);
+	transitions();
+	refusals();
+	lookups();
+	db_close(&db);
+	return done_testing();
+}
