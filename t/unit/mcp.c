@@ -99,11 +99,14 @@ test_tools_list(void)
 	json_object *tl = mcp_tools_json(), *t;
 	int st;
 	static const char *const names[] = { BRAND_LOWER "_discovery", BRAND_LOWER "_economics",
-	    BRAND_LOWER "_draft_review", BRAND_LOWER "_prepare_review" };
+	    BRAND_LOWER "_draft_review", BRAND_LOWER "_prepare_review",
+	    BRAND_LOWER "_suggest_recognition", BRAND_LOWER "_prepare_agent_recognition",
+	    BRAND_LOWER "_lookup_recognition", BRAND_LOWER "_lookup_agent_reputation",
+	    BRAND_LOWER "_claim_help" };
 	int shapes = 0;
 
-	ok(json_object_array_length(tl) == 4, "four tools (each has its HTTP row)");
-	for (size_t i = 0; i < 4; i++) {
+	ok(json_object_array_length(tl) == 9, "nine tools: four with an HTTP row, five agent skills");
+	for (size_t i = 0; i < 9; i++) {
 		t = json_object_array_get_idx(tl, i);
 		is_str(s_at(t, "name"), names[i], "tool %zu is %s", i, names[i]);
 		if (strcmp(s_at(t, "inputSchema.type"), "object") == 0 &&
@@ -116,7 +119,7 @@ test_tools_list(void)
 		    s_at(t, "description") && strlen(s_at(t, "description")) > 40)
 			shapes++;
 	}
-	ok(shapes == 4, "every inputSchema is {type object, properties, required, "
+	ok(shapes == 9, "every inputSchema is {type object, properties, required, "
 	    "additionalProperties false}; every tool read-only and described");
 	t = json_object_array_get_idx(tl, 0);
 	is_str(s_at(t, "inputSchema.properties.q.maxLength"), "400", "discovery q max 400");
@@ -142,10 +145,17 @@ test_tools_list(void)
 	    "[ \"response_received\", \"request_failed\" ]", "outcome enum");
 	is_str(s_at(t, "inputSchema.properties.schemaCheck.enum"),
 	    "[ \"passed\", \"failed\", \"not_checked\" ]", "schemaCheck enum");
+	/* The skills' arguments are their params (handlers/skills.c). */
+	t = json_object_array_get_idx(tl, 5);
+	is_str(s_at(t, "inputSchema.required"), "[ \"recipient\" ]", "prepare_agent_recognition requires recipient");
+	is_str(s_at(t, "inputSchema.properties.mintAttestation.type"), "boolean", "mintAttestation is a boolean");
+	is_str(s_at(t, "inputSchema.properties.evidence.type"), "object", "evidence is an object");
+	t = json_object_array_get_idx(tl, 6);
+	is_str(s_at(t, "inputSchema.properties.txHash.pattern"), "^0x[0-9a-fA-F]{64}$", "lookup: txHash pattern");
 	json_object_put(tl);
 
 	t = answer("2025-11-25", "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/list\"}", &st);
-	ok(st == 200 && json_object_array_length(at(t, "result.tools")) == 4,
+	ok(st == 200 && json_object_array_length(at(t, "result.tools")) == 9,
 	    "tools/list answers the same list");
 	json_object_put(t);
 }
