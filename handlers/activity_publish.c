@@ -10,7 +10,10 @@
  *     membership is not disclosed, as for the profile read);
  *   - the evidence's shape (lib/activity): 400 naming the member;
  *   - verification, 422 evidence_unverified naming the member and why:
- *       x402_receipt: the receipt's payer is accountId; offer and receipt
+ *       x402_receipt: offer and receipt signatures recover a key (one of
+ *         65 bytes that recovers none is found by lib/activity, after
+ *         every shape, and is 422, a malformed one 400); the receipt's
+ *         payer is accountId; offer and receipt
  *         name the same resource URL on the configured network; the route
  *         (method + that URL) has a pinned receipt authority
  *         (handlers/authority.h) whose signer signed both and whose payTo
@@ -364,7 +367,9 @@ h_activity_publish_post(struct req *r, struct resp *w)
 	if (!yes)
 		return resp_fail(w, ERR_NOT_FOUND, NULL, "No profile with this ID has the signing wallet as an "
 		    "active wallet.");
-	if ((pr = activity_evidence_parse(ev->object, e, field, sizeof(field), why, sizeof(why))) != ACTIVITY_OK)
+	if ((pr = activity_evidence_parse(ev->object, e, field, sizeof(field), why, sizeof(why))) == ACTIVITY_UNVERIFIED)
+		return resp_fail(w, ERR_EVIDENCE_UNVERIFIED, field, "Unverified %s: %s.", field, why);
+	if (pr != ACTIVITY_OK)
 		return resp_fail(w, pr == ACTIVITY_UNKNOWN_MEMBER ? ERR_UNKNOWN_FIELD : pr == ACTIVITY_MISSING_MEMBER ?
 		    ERR_MISSING_FIELD : ERR_INVALID_FIELD, field, "Invalid %s: %s.", field, why);
 	p.evidence_kind = activity_kind_names[e->kind];

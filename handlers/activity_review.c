@@ -11,8 +11,10 @@
  * signs the review itself; no second, typed signature is asked. In order:
  *
  *   - before any challenge (the row's check): the review text rule
- *     (lib/review.h) and the 24-hour window of createdAt, else 400
- *     invalid_field (reviewText: invalid or multiline; createdAt: stale);
+ *     (lib/review.h) and a createdAt not ahead of now (5 minutes of skew),
+ *     else 400 invalid_field (reviewText: invalid or multiline; createdAt:
+ *     in the future). The check has no database, and an old createdAt may
+ *     be the review already attached, so the window's other end waits;
  *   - the fact: a used fact of evidence kind client_settlement of this
  *     profile, public (fact.h), else 404;
  *   - the signer is the wallet that published it, else 402
@@ -20,10 +22,13 @@
  *   - the proof's Request ID is the digest of this very statement, else
  *     400 review_mismatch (the body changed after signing, or the proof
  *     was made for another review);
+ *   - the same digest already attached is 200 with it, an idempotent
+ *     repeat however long after (before the window);
+ *   - createdAt older than 24 hours: 400 invalid_field createdAt (stale);
  *   - one INSERT ... SELECT that also requires the fact still public; the
- *     keys of activity_reviews decide: the same digest already attached is
- *     200 with it, any other review on this activity, or by this wallet on
- *     this route, is 409 already_reviewed; else 201.
+ *     keys of activity_reviews decide: the same digest attached meanwhile
+ *     is 200 with it, any other review on this activity, or by this wallet
+ *     on this route, is 409 already_reviewed; else 201.
  *
  * Attached reviews are immutable, shown in discovery in their own lane
  * (client_settlement) and never ranked.
@@ -136,8 +141,14 @@ h_activity_review_check(struct req *r, struct resp *w)
 
 	if (review_text_check(t->text, t->len, why, sizeof(why)) < 0)
 		return resp_fail(w, ERR_INVALID_FIELD, "reviewText", "Invalid reviewText: %s.", why);
-	if (review_window_check(c->u, time(NULL), why, sizeof(why)) < 0)
-		return resp_fail(w, ERR_INVALID_FIELD, "createdAt", "Invalid createdAt: %s.", why);
+	/*
+	 * Only the future end of the window here: a review attached once was
+	 * never ahead of its publication, so none is ahead of now; the past end
+	 * is the handler's, after it has looked for the identical review.
+	 */
+	if (c->u > (uint64_t)time(NULL) + REVIEW_SKEW)
+		return resp_fail(w, ERR_INVALID_FIELD, "createdAt", "Invalid createdAt: createdAt is in "
+		    "the future.");
 	return ERR_NONE;
 }
 
@@ -290,7 +301,7 @@ h_activity_review_post(struct req *r, struct resp *w)
 	struct buf canon;
 	struct attached old;
 	bool found = false;
-	char hx[67];
+	char hx[67], why[256];
 	json_object *st;
 	enum db_rc rc;
 
@@ -318,6 +329,13 @@ h_activity_review_post(struct req *r, struct resp *w)
 		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
 	}
 	buf_release(&canon);
+	/* The identical review attached already: the idempotent 200, whenever it is repeated. */
+	if (attached_load(r->db, f.id, &old, &found) != DB_OK)
+		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
+	if (found && memcmp(old.digest, a.digest, 32) == 0)
+		return answer(r, w, 200, &f, st, a.digest, old.published_at);
+	if (review_window_check(c->u, (time_t)a.now, why, sizeof(why)) < 0)
+		return resp_fail(w, ERR_INVALID_FIELD, "createdAt", "Invalid createdAt: %s.", why);
 	rc = db_txn(r->db, attach_body, &a);
 	if (rc != DB_OK && !(rc == DB_DUPLICATE && a.out == REVIEW_TAKEN))
 		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);

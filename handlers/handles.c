@@ -11,14 +11,19 @@
  *   GET /api/v1/handles/{handle}/points
  *     {version, handle, points, decayedPoints, receivedPoints, sentPoints,
  *      sentPointsSource linked_wallet|unlinked, <brand>sSent,
- *      <brand>sReceived, linkedWallet|null, independentSenderCount,
- *      lastPointsAt|null, policyVersion, note}
+ *      <brand>sReceived, linkedWallet|null, policyVersion}
  *   GET /api/v1/handles/{handle}/profile
- *     the points fields plus profile {handle, linkedWallet, totalReceived,
- *      pushedAmount, escrowedAmount, claimedAmount, totalSent, firstTipAt,
- *      lastTipAt}; never a per-tip list
+ *     {version, handle, points, receivedPoints, sentPoints,
+ *      <brand>sReceived, <brand>sSent, profile {handle, linkedWallet,
+ *      totalReceived, totalSent, pushedAmount, escrowedAmount,
+ *      claimedAmount, firstTipAt, lastTipAt}}; never a per-tip list
  *   GET /api/v1/points/policy
  *     {policyVersion, policy_version, pointScale "1000", units, rules, note}
+ *
+ * The points and profile answers carry exactly the members of the
+ * interface (docs/PROTOCOL.md, Handle reads); what a handle read leaves
+ * out (the index clock of decayedPoints, independent senders) is prose in
+ * the policy's rules.handleReads.
  *
  * Counts include private tips; amounts are sums of public tips only (the
  * index holds no private amount). Points and amounts are decimal strings;
@@ -136,36 +141,38 @@ h_has_boons_get(struct req *r, struct resp *w)
 	return answer(r, w, o);
 }
 
-/* The points fields (shared by points and profile) into o. */
+/*
+ * Into o, the members of the points answer, or with profile those of the
+ * profile answer before its profile object: no decayedPoints, source,
+ * wallet or policy at its top (docs/PROTOCOL.md, Handle reads).
+ */
 static void
-points_fields(json_object *o, const char *handle, const struct tippoints *p, uint64_t rcv, uint64_t snt)
+points_fields(json_object *o, const char *handle, const struct tippoints *p, uint64_t rcv, uint64_t snt,
+    bool profile)
 {
-	char note[400];
-	uint64_t last = p->received.last_at > p->sent.last_at ? p->received.last_at : p->sent.last_at;
-
 	json_object_object_add(o, "version", json_object_new_string(HANDLE_READ_VERSION));
 	json_object_object_add(o, "handle", json_object_new_string(handle));
 	json_object_object_add(o, "points", u64_string(p->received.points + p->sent.points));
-	json_object_object_add(o, "decayedPoints", u64_string(p->received.decayed + p->sent.decayed));
+	if (!profile)
+		json_object_object_add(o, "decayedPoints", u64_string(p->received.decayed + p->sent.decayed));
 	json_object_object_add(o, "receivedPoints", u64_string(p->received.points));
 	json_object_object_add(o, "sentPoints", u64_string(p->sent.points));
+	if (profile) {
+		json_object_object_add(o, BRAND_LOWER "sReceived", json_object_new_int64((int64_t)rcv));
+		json_object_object_add(o, BRAND_LOWER "sSent", json_object_new_int64((int64_t)snt));
+		return;
+	}
 	json_object_object_add(o, "sentPointsSource",
 	    json_object_new_string(p->linked ? "linked_wallet" : "unlinked"));
 	json_object_object_add(o, BRAND_LOWER "sSent", json_object_new_int64((int64_t)snt));
 	json_object_object_add(o, BRAND_LOWER "sReceived", json_object_new_int64((int64_t)rcv));
 	json_object_object_add(o, "linkedWallet", wallet_json(p));
-	json_object_object_add(o, "independentSenderCount", json_object_new_int64((int64_t)p->received.distinct));
-	json_object_object_add(o, "lastPointsAt", last ? u64_string(last) : NULL);
 	json_object_object_add(o, "policyVersion", json_object_new_string(POINTS_POLICY));
-	snprintf(note, sizeof(note), "Points are waymark's own " POINTS_POLICY " policy (GET "
-	    "/api/v1/points/policy): non-transferable, non-redeemable public reputation computed from "
-	    "indexed tips, as integers of 1/" POINTS_SCALE_TEXT " point; decayedPoints are taken at the "
-	    "newest indexed tip (block time %" PRIu64 ").", p->as_of);
-	json_object_object_add(o, "note", json_object_new_string(note));
 }
 
-enum db_rc
-handle_points_read(struct req *r, const struct value *h, struct tippoints *p, json_object **out)
+/* The points or (profile) the profile answer's top members into *out; DB_OK or the database's error. */
+static enum db_rc
+read_points(struct req *r, const struct value *h, struct tippoints *p, bool profile, json_object **out)
 {
 	uint64_t rcv = 0, snt = 0;
 	enum db_rc rc;
@@ -175,8 +182,14 @@ handle_points_read(struct req *r, const struct value *h, struct tippoints *p, js
 	    (rc = tippoints_handle(r->db, r->cfg->chain_id, h->text, h->hash, p)) != DB_OK)
 		return rc;
 	*out = json_object_new_object();
-	points_fields(*out, h->text, p, rcv, snt);
+	points_fields(*out, h->text, p, rcv, snt, profile);
 	return DB_OK;
+}
+
+enum db_rc
+handle_points_read(struct req *r, const struct value *h, struct tippoints *p, json_object **out)
+{
+	return read_points(r, h, p, false, out);
 }
 
 static enum err
@@ -191,7 +204,7 @@ points_or_profile(struct req *r, struct resp *w, bool profile)
 	struct sql q = SQL_ON(b);
 	const char *amt[5] = { "0", "0", "0", "0", "0" }; /* received, pushed, escrowed, claimed, sent */
 
-	if (handle_points_read(r, h, &p, &o) != DB_OK)
+	if (read_points(r, h, &p, profile, &o) != DB_OK)
 		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
 	if (!profile)
 		return answer(r, w, o);
@@ -214,10 +227,10 @@ points_or_profile(struct req *r, struct resp *w, bool profile)
 	json_object_object_add(pr, "handle", json_object_new_string(h->text));
 	json_object_object_add(pr, "linkedWallet", wallet_json(&p));
 	json_object_object_add(pr, "totalReceived", json_object_new_string(amt[0]));
+	json_object_object_add(pr, "totalSent", json_object_new_string(p.linked ? amt[4] : "0"));
 	json_object_object_add(pr, "pushedAmount", json_object_new_string(amt[1]));
 	json_object_object_add(pr, "escrowedAmount", json_object_new_string(amt[2]));
 	json_object_object_add(pr, "claimedAmount", json_object_new_string(amt[3]));
-	json_object_object_add(pr, "totalSent", json_object_new_string(p.linked ? amt[4] : "0"));
 	json_object_object_add(pr, "firstTipAt", row && row[5] ? json_object_new_string(row[5]) : NULL);
 	json_object_object_add(pr, "lastTipAt", row && row[6] ? json_object_new_string(row[6]) : NULL);
 	if (res)
@@ -322,6 +335,13 @@ h_points_policy_get(struct req *r, struct resp *w)
 	json_object_array_add(src, json_object_new_string("linked_wallet"));
 	json_object_array_add(src, json_object_new_string("unlinked"));
 	json_object_object_add(rules, "sentPointsSource", src);
+	json_object_object_add(rules, "handleReads", json_object_new_string(
+	    "GET /api/v1/handles/{handle}/points and .../profile carry only the interface's members. "
+	    "decayedPoints (points read only) are taken at asOf, the block time of the newest indexed "
+	    "tip, which no read names: the same events give the same numbers. No read counts a "
+	    "handle's independent senders or dates its last earning tip; the rank rule is what makes "
+	    "independent senders count more than repeats, and a tip's own points are in its receipt "
+	    "(GET /api/v1/receipts/{txHash})."));
 	json_object_object_add(o, "rules", rules);
 	json_object_object_add(o, "note", json_object_new_string(
 	    "waymark's own deterministic policy under the " POINTS_POLICY " label; points are "

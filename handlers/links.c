@@ -200,7 +200,12 @@ active_count(struct db *db, const uint8_t pid[16], uint64_t *n)
 	return db_query_u64(db, &q, n, &found);
 }
 
-/* The profile of the path, for the controller only (404 otherwise). */
+/*
+ * The profile of the path (404 when there is none). With controller_only,
+ * a valid proof by another wallet is refused as on every SIWX row that
+ * needs one wallet's signature: 402 siwx_wrong_account (the gate adds a
+ * fresh challenge).
+ */
 static enum err
 own_profile(struct req *r, struct resp *w, struct profile *p, bool controller_only)
 {
@@ -208,9 +213,11 @@ own_profile(struct req *r, struct resp *w, struct profile *p, bool controller_on
 
 	if (profile_load(r->db, req_val(r, "profileId")->uuid, NULL, p, &found) != DB_OK)
 		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
-	if (!found || (controller_only && memcmp(p->controller, r->siwx.account, 20) != 0))
-		return resp_fail(w, ERR_NOT_FOUND, NULL, "No profile with this ID has the signing wallet "
-		    "as its controller.");
+	if (!found)
+		return resp_fail(w, ERR_NOT_FOUND, NULL, "No profile has this ID.");
+	if (controller_only && memcmp(p->controller, r->siwx.account, 20) != 0)
+		return resp_fail(w, ERR_SIWX_WRONG_ACCOUNT, NULL, "The sign-in proof is by %s; only the "
+		    "profile's controller prepares its wallet links.", r->siwx.caip10);
 	return ERR_NONE;
 }
 

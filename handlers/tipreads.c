@@ -4,12 +4,12 @@
  * `tip_attestations` (the indexer's, docs/ARCHITECTURE.md, Indexer):
  *
  *   GET /api/v1/receipts/{txHash}                                  free
- *     {version, txHash, tip (the first of tips) | null, tips [record +
+ *     {version, txHash, tip (the first of tips), tips [record +
  *      {senderPoints, recipientPoints, pointsPolicyVersion}],
  *      interpretation}
  *     every tip the transaction created or settled (a claim or a refund),
- *     by log index; a transaction that touched no indexed tip answers
- *     tip null and tips [] (it may not be confirmed yet). Each tip's
+ *     by log index; a transaction that touched no indexed tip is 404
+ *     not_found (it may not be confirmed yet). Each tip's
  *     points are what it adds, undecayed, to its tipper's sentPoints and
  *     its handle's receivedPoints (tippoints_tips), as scaled-integer
  *     strings; a private tip's too, which depend on no amount.
@@ -176,24 +176,28 @@ h_receipt_get(struct req *r, struct resp *w)
 	}
 	if (res)
 		mysql_free_result(res);
+	nt = json_object_is_type(tips, json_type_array) ? json_object_array_length(tips) : 0;
+	if (nt == 0) {
+		e = resp_fail(w, ERR_NOT_FOUND, NULL, "No indexed tip was created or settled by this "
+		    "transaction: it may not be confirmed or indexed yet, or it is not a tip transaction. "
+		    "Not a negative finding.");
+		goto out;
+	}
 	/* Each tip's points, judged as the points totals judge it. */
 	if ((rc = tippoints_tips(r->db, r->cfg->chain_id, want, n)) != DB_OK) {
 		e = db_fail(w, rc);
 		goto out;
 	}
-	nt = json_object_is_type(tips, json_type_array) ? json_object_array_length(tips) : 0;
 	for (size_t i = 0; i < nt; i++)
 		add_points(json_object_array_get_idx(tips, i), want, n);
-	first = nt ? json_object_get(json_object_array_get_idx(tips, 0)) : NULL;
+	first = json_object_get(json_object_array_get_idx(tips, 0));
 	o = json_object_new_object();
 	json_object_object_add(o, "version", json_object_new_string(TIP_VERSION));
 	json_object_object_add(o, "txHash", json_object_new_string(hex_encode(tx->b32, 32, th)));
 	json_object_object_add(o, "tip", first);
 	json_object_object_add(o, "tips", tips);   /* taken */
 	tips = NULL;
-	json_object_object_add(o, "interpretation", json_object_new_string(first ? tip_interpretation :
-	    "No indexed tip was created or settled by this transaction: it may not be confirmed or "
-	    "indexed yet, or it is not a tip transaction. Not a negative finding."));
+	json_object_object_add(o, "interpretation", json_object_new_string(tip_interpretation));
 	e = answer(w, o);
 out:
 	json_object_put(tips);

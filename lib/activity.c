@@ -159,23 +159,37 @@ parse_receipt(struct ctx *c, json_object *o, struct activity_evidence *out)
 	static const char *const req[] = { "kind", "method", "offer", "receipt", NULL };
 	json_object *x = NULL;
 	char f[64], w[256], name[96];
+	const char *unrecovered = NULL;      /* the first signature that recovers no key */
 	enum activity_parse rc;
+	int prc;
 
 	if ((rc = members(c, o, "x402_receipt", NULL, req)) != ACTIVITY_OK ||
 	    (rc = get_method(c, o, out)) != ACTIVITY_OK)
 		return rc;
+	/* A signature that recovers no key fails verification, after every shape has passed. */
 	json_object_object_get_ex(o, "offer", &x);
-	if (receipt_offer_parse(x, &out->offer, f, sizeof(f), w, sizeof(w)) < 0) {
+	if ((prc = receipt_offer_parse(x, &out->offer, f, sizeof(f), w, sizeof(w))) == RECEIPT_UNRECOVERED) {
+		unrecovered = "evidence.offer.signature";
+	} else if (prc < 0) {
 		snprintf(name, sizeof(name), "evidence.offer%s%s", f[0] ? "." : "", f);
 		return fail(c, ACTIVITY_INVALID, name, "invalid evidence.offer: %s", w);
 	}
 	json_object_object_get_ex(o, "receipt", &x);
-	if (receipt_parse(x, &out->receipt, f, sizeof(f), w, sizeof(w)) < 0) {
+	if ((prc = receipt_parse(x, &out->receipt, f, sizeof(f), w, sizeof(w))) == RECEIPT_UNRECOVERED) {
+		if (unrecovered == NULL)
+			unrecovered = "evidence.receipt.signature";
+	} else if (prc < 0) {
 		snprintf(name, sizeof(name), "evidence.receipt%s%s", f[0] ? "." : "", f);
 		return fail(c, ACTIVITY_INVALID, name, "invalid evidence.receipt: %s", w);
 	}
-	return route_of(c, "evidence.receipt.payload.resourceUrl", out->receipt.resource_url,
-	    strlen(out->receipt.resource_url), out);
+	if ((rc = route_of(c, "evidence.receipt.payload.resourceUrl", out->receipt.resource_url,
+	    strlen(out->receipt.resource_url), out)) != ACTIVITY_OK)
+		return rc;
+	if (unrecovered)
+		return fail(c, ACTIVITY_UNVERIFIED, unrecovered, "%s recovers no key: it is not a valid "
+		    "secp256k1 signature (r and s nonzero and below the curve order, a low s, v 0, 1, 27 or 28) "
+		    "of this artifact", unrecovered);
+	return ACTIVITY_OK;
 }
 
 static enum activity_parse

@@ -19,8 +19,10 @@
  * case); transaction is 0x + 64 lowercase hex digits; logIndex an integer
  * 0..2^31-1; url passes the public URL policy (lib/url, no query or
  * fragment) and yields the route ID with method (lib/route). Parsing
- * checks shapes only; the chain and the receipt authority are the
- * caller's.
+ * checks shapes, and that the offer's and the receipt's signatures
+ * recover a key (lib/receipt): evidence well formed in every member but
+ * such a signature is ACTIVITY_UNVERIFIED, a failed verification, not a
+ * shape error. The chain and the receipt authority are the caller's.
  *
  * Identity (so publishing the same evidence again finds the same fact):
  *   evidence key = SHA-256("<brand>:activity-evidence:v1\n" kind "\n"
@@ -72,6 +74,7 @@ enum activity_parse {
 	ACTIVITY_UNKNOWN_MEMBER,    /* a member this kind does not have */
 	ACTIVITY_MISSING_MEMBER,    /* a member this kind needs is absent */
 	ACTIVITY_INVALID,           /* a member is malformed */
+	ACTIVITY_UNVERIFIED,        /* well formed, but an offer's or a receipt's signature recovers no key */
 };
 
 /* A parsed evidence object. Large (two URLs and a route's parts): allocate it. */

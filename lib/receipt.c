@@ -136,7 +136,10 @@ check_addr(struct ctx *c, const char *s, const char *fname, struct addr *out)
 	return 0;
 }
 
-/* format "eip712", the 65-byte signature recovered over digest. */
+/*
+ * format "eip712", the 65-byte signature recovered over digest;
+ * RECEIPT_UNRECOVERED when those bytes recover no key.
+ */
 static int
 check_signature(struct ctx *c, json_object *o, const uint8_t digest[32], struct addr *signer)
 {
@@ -151,8 +154,10 @@ check_signature(struct ctx *c, json_object *o, const uint8_t digest[32], struct 
 	if (get_str(c, o, "signature", "signature", s, sizeof(s) - 1, false) < 0 ||
 	    hex_decode_fixed(s, strlen(s), raw, 65, true) < 0)
 		return fail(c, "signature", "signature must be 0x and 130 hex digits (65 bytes)");
-	if (sig_parse(raw, 65, &sg) != SIG_OK || sig_recover(digest, &sg, signer) != SIG_OK)
-		return fail(c, "signature", "signature is not a valid secp256k1 signature with a low s");
+	if (sig_parse(raw, 65, &sg) != SIG_OK || sig_recover(digest, &sg, signer) != SIG_OK) {
+		fail(c, "signature", "signature is not a valid secp256k1 signature with a low s");
+		return RECEIPT_UNRECOVERED;
+	}
 	return 0;
 }
 

@@ -24,7 +24,11 @@
  *
  * Return conventions: 0, or -1 with the offending member (relative to the
  * artifact, e.g. "payload.resourceUrl") in field[] and one sentence in
- * why[].
+ * why[]; RECEIPT_UNRECOVERED (-2, also < 0) when everything is well formed
+ * but the signature, 65 bytes of hex, recovers no key (r or s zero or not
+ * below the curve order, a high s, a v not 0, 1, 27 or 28, no point): a
+ * failed verification rather than a malformed artifact, for callers that
+ * answer the two apart (field[] is "signature").
  */
 #ifndef WAYMARK_RECEIPT_H
 #define WAYMARK_RECEIPT_H
@@ -37,6 +41,7 @@
 #include "addr.h"
 
 #define RECEIPT_URL_MAX 2048
+#define RECEIPT_UNRECOVERED (-2)   /* well formed, but the signature recovers no key */
 
 struct receipt_offer {
 	char resource_url[RECEIPT_URL_MAX + 1];

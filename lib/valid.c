@@ -28,10 +28,14 @@ nomem(char *msg, size_t cap)
 	return ERR_INTERNAL;
 }
 
-/* Lowercase canonical 8-4-4-4-12 hex into out[16]; 0 or -1. */
+/*
+ * 8-4-4-4-12 hex digits in either case into out[16], and their canonical
+ * lowercase text into text[37]; 0 or -1.
+ */
 static int
-uuid_parse_text(const char *s, size_t len, uint8_t out[16])
+uuid_parse_text(const char *s, size_t len, uint8_t out[16], char text[37])
 {
+	static const char digits[] = "0123456789abcdef";
 	size_t k = 0;
 
 	if (len != 36)
@@ -42,16 +46,18 @@ uuid_parse_text(const char *s, size_t len, uint8_t out[16])
 		if (i == 8 || i == 13 || i == 18 || i == 23) {
 			if (s[i] != '-')
 				return -1;
+			text[i] = '-';
 			continue;
 		}
-		if (!((s[i] >= '0' && s[i] <= '9') || (s[i] >= 'a' && s[i] <= 'f')) ||
-		    !((s[i + 1] >= '0' && s[i + 1] <= '9') || (s[i + 1] >= 'a' && s[i + 1] <= 'f')))
+		/* hex_digit takes both cases; i + 1 is never a hyphen's place here. */
+		if ((hi = hex_digit(s[i])) < 0 || (lo = hex_digit(s[i + 1])) < 0)
 			return -1;
-		hi = hex_digit(s[i]);
-		lo = hex_digit(s[i + 1]);
 		out[k++] = (uint8_t)(hi << 4 | lo);
+		text[i] = digits[hi];
+		text[i + 1] = digits[lo];
 		i++;
 	}
+	text[36] = '\0';
 	return k == 16 ? 0 : -1;
 }
 
@@ -126,10 +132,17 @@ valid_text(const struct field *f, const char *s, size_t len, struct pool *pool, 
 			    "digits (lowercase or EIP-55 checksummed)");
 		break;
 	}
-	case VT_UUID:
-		if (uuid_parse_text(s, len, out->uuid) < 0)
-			return bad(msg, cap, f, "must be a UUID: 8-4-4-4-12 lowercase hex digits");
+	case VT_UUID: {
+		char canon[37];
+
+		if (uuid_parse_text(s, len, out->uuid, canon) < 0)
+			return bad(msg, cap, f, "must be a UUID: 8-4-4-4-12 hex digits, in either case");
+		out->text = pool_strndup(pool, canon, 36);   /* the canonical form: lowercase */
+		out->len = 36;
+		if (out->text == NULL)
+			return nomem(msg, cap);
 		break;
+	}
 	case VT_BYTES32:
 		if (hex_decode_fixed(s, len, out->b32, 32, true) < 0)
 			return bad(msg, cap, f, "must be 0x and 64 hex digits");

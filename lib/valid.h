@@ -46,7 +46,7 @@ enum vtype {
 	VT_ARRAY,    /* JSON array (body only), min_len..max_len elements */
 	VT_OBJECT,   /* JSON object (body only); its members are the handler's to check */
 	VT_ACCOUNT,  /* CAIP-10 Base account: eip155:8453:0x + 40 hex (lowercase or EIP-55) */
-	VT_UUID,     /* lowercase canonical UUID, 8-4-4-4-12 hex digits */
+	VT_UUID,     /* UUID, 8-4-4-4-12 hex digits in either case; text is the lowercase canonical form */
 	VT_ADDRESS_EIP55, /* 0x + 40 hex with a valid EIP-55 checksum (no other case form) */
 	VT__MAX
 };

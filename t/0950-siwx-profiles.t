@@ -103,6 +103,9 @@ res=$(siwx_fetch $KEY1 GET $P/00000000-0000-4000-8000-000000000000 "")
 is "$(jq -r '[.status, .body.error] | join(",")' <<<"$res")" "404,not_found" "get of an unknown profile: 404"
 req GET $P/not-a-uuid
 is "$status,$(jqr .field)" "400,profileId" "a profileId that is no UUID: 400 before any challenge"
+res=$(siwx_fetch $KEY1 GET "$P/$(printf '%s' "$id" | tr 'a-f' 'A-F')" "")
+is "$(jq -r '[.status, .body.profileId] | join(",")' <<<"$res")" "200,$id" \
+	"get by the controller with the ID in uppercase: 200, the same profile, its ID in lowercase"
 
 # ---- cross-wallet: a valid proof by another wallet than the body names
 c=$(fresh $A1)

@@ -3,7 +3,10 @@
 # the reference SIWX client (t/tools/siwx.mjs): the controller prepares a
 # pending link (intent and its digest, recomputed here as SHA-256 of the
 # intent's JCS form), the member reads and confirms it with the identical
-# digest, either of them revokes it; the controller cannot be revoked; a
+# digest, either of them revokes it; a prepare signed by another wallet is
+# 402 siwx_wrong_account with a fresh challenge, as on the other SIWX rows;
+# profile and link IDs are read in either case (answered in lowercase);
+# the controller cannot be revoked; a
 # wallet is active in one profile only; a proof for one profile does not
 # open another; an intent past five minutes is
 # refused; eight wallets fill a profile and the ninth is refused; twenty
@@ -60,7 +63,17 @@ is "$(jqr '[.intent.profileId, .intent.controllerAccount, .intent.memberAccount,
 is "$(jqr '.intent | ((.expiresAt | fromdate) - (.issuedAt | fromdate))')" 300 "the intent expires five minutes after issue"
 is "sha256:${dig#0x}" "$(printf '%s' "$body" | node "$tools/jcs-digest.mjs" intent)" "intentDigest is SHA-256 of the intent's canonical JSON"
 prepare "$M" "$pid" "$SA"
-is "$status,$(jqr .error)" "404,not_found" "prepare signed by another wallet than the controller: 404"
+is "$status,$(jqr .error)" "402,siwx_wrong_account" "prepare signed by another wallet than the controller: 402 siwx_wrong_account"
+lp="$P/$pid/wallet-links"; lb="{\"memberAccount\":\"$(acct "$SA")\"}"
+req POST "$lp" -H 'Content-Type: application/json' --data-binary "$lb"
+proof=$(node "$tools/siwx.mjs" sign --key "$S" --url "$URL$lp" --challenge "$(header payment-required)")
+req POST "$lp" -H 'Content-Type: application/json' -H "SIGN-IN-WITH-X: $proof" --data-binary "$lb"
+is "$status,$(jqr .error)" "402,siwx_wrong_account" "  a stranger's valid proof: 402 siwx_wrong_account"
+valid siwx-challenge.json "$(header payment-required | base64 -d)" "  with a fresh challenge"
+is "$(sql "SELECT COUNT(*) FROM profile_wallets WHERE profile_id = UNHEX(REPLACE('$pid', '-', '')) AND wallet = X'${SA#0x}'")" 0 \
+	"  and no link stored"
+prepare "$C" 00000000-0000-4000-8000-000000000000 "$SA"
+is "$status,$(jqr .error)" "404,not_found" "prepare for an unknown profile: 404"
 prepare "$C" "$pid" "$CA"
 is "$status,$(jqr .error)" "409,wallet_already_linked" "the controller as its own member: 409"
 
@@ -72,14 +85,22 @@ is "$status,$(jqr .intentDigest)" "200,$dig" "the member reads it, with the dige
 valid wallet-link.json "$body" "the read (schema)"
 sx "$S" GET "$P/$pid/wallet-links/$link" ""
 is "$status,$(jqr .error)" "404,not_found" "a stranger reads nothing"
+upper() { printf '%s' "$1" | tr 'a-f' 'A-F'; }
+sx "$M" GET "$P/$(upper "$pid")/wallet-links/$(upper "$link")" ""
+is "$status,$(jqr .profileId),$(jqr .linkId)" "200,$pid,$link" \
+	"profile and link IDs in uppercase: the same link, its IDs answered in lowercase"
+mixed=$(upper "${link:0:18}")${link:18}
+sx "$M" GET "$P/$pid/wallet-links/$mixed" ""
+is "$status,$(jqr .linkId)" "200,$link" "a link ID in mixed case: the same link"
 
 # ---- confirm
 confirm "$C" "$pid" "$link" "$dig"
 is "$status,$(jqr .error)" "402,siwx_wrong_account" "confirm signed by the controller: 402, only the member confirms"
 confirm "$M" "$pid" "$link" 0x$(printf '0%.0s' $(seq 64))
 is "$status,$(jqr .error)" "409,link_intent_invalid" "confirm with another digest: 409"
-confirm "$M" "$pid" "$link" "$dig"
-is "$status,$(jqr .state),$(jqr .activatedAt | grep -c T)" "200,active,1" "confirm by the member with the identical digest: 200 active"
+confirm "$M" "$(upper "$pid")" "$(upper "$link")" "$dig"
+is "$status,$(jqr .state),$(jqr .activatedAt | grep -c T)" "200,active,1" \
+	"confirm by the member with the identical digest (the path's IDs in uppercase): 200 active"
 valid wallet-link.json "$body" "the active link (schema)"
 confirm "$M" "$pid" "$link" "$dig"
 is "$status,$(jqr .state)" "200,active" "confirming again: 200, the same"

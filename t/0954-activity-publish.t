@@ -10,7 +10,8 @@
 # same evidence again answers the same fact; forged transfers (another
 # token, not from the wallet, a failed or unknown transaction), a foreign
 # transfer and a transfer too shallow for the confirmation depth are 422
-# with nothing stored; with the RPC stopped, 503 and nothing stored; a
+# with nothing stored, and so is an offer or a receipt whose signature
+# recovers no key (a malformed one is 400); with the RPC stopped, 503 and nothing stored; a
 # wallet that is not linked gets 404. Answers are checked against
 # t/schemas.
 . "$(dirname "$0")/lib/tap.sh"
@@ -120,6 +121,14 @@ check422 "$(receipt_ev '.url = "https://api.example.com/v1/unlisted"')" evidence
 check422 "$(receipt_ev '.transaction = "'$T2'"')" evidence.receipt.payload.transaction "a receipt naming F's settlement"
 check422 "$(receipt_ev '.amount = "10001"')" evidence.receipt.payload.transaction "an offer amount the settlement did not pay"
 check422 "$(receipt_ev '.issuedAt = '$((now + 3600)))" evidence.receipt.payload.issuedAt "a receipt issued in the future"
+resign() { jq -c --arg f "$1" --arg s "$2" 'setpath([$f, "signature"]; $s)' <<<"$(receipt_ev)"; }
+zero64=$(printf '0%.0s' $(seq 64)); order=fffffffffffffffffffffffffffffffebaaedce6af48a03bbfd25e8cd0364141
+check422 "$(resign receipt "0x$zero64${zero64}1b")" evidence.receipt.signature \
+	"a receipt signature of 65 bytes whose r and s are zero (no key recovers)"
+check422 "$(resign offer "0x$order${order}1c")" evidence.offer.signature \
+	"an offer signature whose r and s are the curve order"
+check422 "$(resign receipt "0x$(jq -r .receipt.signature <<<"$(receipt_ev)" | cut -c3-130)1d")" evidence.receipt.signature \
+	"the receipt's own signature with v 29"
 
 # ---- forged and foreign transfers: 422, nothing stored
 check422 "$(transfer_ev "$T2")" evidence.transaction "a foreign transfer (F's payment)"
@@ -147,6 +156,9 @@ bad '{"kind":"usdc_transfer"}' 400 missing_field evidence.transaction "no transa
 bad '{"kind":"erc20_history","transaction":"'"$T1"'"}' 400 invalid_field evidence.kind "arbitrary token history is no evidence kind: 400"
 bad "$(client_ev "$T1" "https://localhost/v1/forecast")" 400 invalid_field evidence.url "a local URL: 400"
 bad "$(client_ev "$T1" "https://api.example.com/v1/forecast?q=1")" 400 invalid_field evidence.url "a URL with a query: 400"
+bad "$(resign receipt 0x1234)" 400 invalid_field evidence.receipt.signature "a receipt signature that is not 65 bytes: 400"
+bad "$(jq -c '.receipt.payload.payer = "nobody"' <<<"$(resign offer "0x$zero64${zero64}1b")")" 400 invalid_field \
+	evidence.receipt.payload.payer "an offer signature that recovers no key beside a malformed receipt: 400 for the receipt"
 sx $M POST "$P/$pid/activity" "{\"accountId\":\"$(acct "$MA")\",\"evidence\":$(transfer_ev "$T1"),\"extra\":1}"
 is "$status,$(jqr .error)" "400,unknown_field" "an undeclared body member: 400"
 

@@ -8,8 +8,9 @@
 # so the one SIWX signature signs the review. Every status: 402 challenge,
 # 400 invalid, multiline, stale and mismatched, 404 (unknown, not a
 # client settlement, another profile, a private profile), 402 another
-# wallet, 201 attached, 200 the identical review again, 409 a different
-# review and a second review of the same route by the same wallet.
+# wallet, 201 attached, 200 the identical review again (also a day later,
+# when its createdAt is past the window), 409 a different review and a
+# second review of the same route by the same wallet.
 # Discovery then shows the review in its own lane with a sourceUrl that
 # resolves, never ranks it, counts the public profiles that used the route
 # (usage.profileCount) and shows nothing of a private profile; the corpus
@@ -75,7 +76,7 @@ valid siwx-challenge.json "$ch" "  the challenge (schema)"
 is "$(jq -r '.extensions["sign-in-with-x"].info.requestId' <<<"$ch"),$(jq -c .accepts <<<"$ch")" "$D1,[]" \
 	"  its Request ID is SHA-256 of the statement's canonical JSON; nothing to pay"
 
-# ---- 400 before any challenge: invalid, multiline, stale
+# ---- 400 before any challenge: invalid, multiline, ahead of time
 refused400() { # refused400 BODY FIELD DESCRIPTION
 	post_plain "$RV" "$1"
 	is "$status,$(jqr .error),$(jqr .field),$(header payment-required)" "400,invalid_field,$2," "$3: 400, no challenge"
@@ -85,10 +86,16 @@ refused400 "$(jq -c '.reviewText = "one\u2028two"' <<<"$B1")" reviewText "a LINE
 refused400 "$(jq -c '.reviewText = "bidi \u202e here"' <<<"$B1")" reviewText "a bidirectional override"
 refused400 "$(jq -c '.reviewText = " padded"' <<<"$B1")" reviewText "text that is not its own trim"
 refused400 "$(jq -c --arg t "$(printf 'é%.0s' $(seq 501))" '.reviewText = $t' <<<"$B1")" reviewText "1002 bytes of text"
-refused400 "$(jq -c ".createdAt = $((now - 90000))" <<<"$B1")" createdAt "a stale createdAt (25 hours old)"
 refused400 "$(jq -c ".createdAt = $((now + 3600))" <<<"$B1")" createdAt "a createdAt an hour ahead"
 post_plain "$RV" "$(jq -c '.extra = 1' <<<"$B1")"
 is "$status,$(jqr .error)" "400,unknown_field" "an undeclared body member: 400"
+# A createdAt past the window may repeat the review attached (200), which only the
+# database knows: the challenge comes first, the 400 after the proof.
+stale=$(jq -c ".createdAt = $((now - 90000))" <<<"$B1")
+post_plain "$RV" "$stale"
+is "$status,$(jqr .error)" "402,siwx_required" "a stale createdAt (25 hours old): the challenge first"
+sx $M POST "$RV" "$stale"
+is "$status,$(jqr .error),$(jqr .field)" "400,invalid_field,createdAt" "  signed, repeating no attached review: 400 stale"
 
 # ---- 400 mismatched: the proof signed another statement
 post_plain "$RV" "$B1"
@@ -136,6 +143,17 @@ sx $M POST "$RV" "$B1"
 is "$status,$(jqr .reviewDigest),$(jqr .publishedAt)" "200,$D1,$published" "the identical review again: 200, the one attached"
 sx $M POST "$RV" "$B2"
 is "$status,$(jqr .error)" "409,already_reviewed" "a different review of the same activity: 409"
+# A day later (the attached review's createdAt moved back 25 hours, with its digest
+# and statement): the identical review again is the idempotent 200, not a stale 400.
+old=$((now - 90000)); B1old=$(jq -c ".createdAt = $old" <<<"$B1"); D1old=$(digest_of "$B1old")
+sql "UPDATE activity_reviews SET created_at = $old, digest = UNHEX('${D1old#0x}'),
+	statement_json = '$(statement "$B1old" | jq -S -c . | sed "s/'/''/g")' WHERE activity_id = UNHEX('${A1#0x}')"
+sx $M POST "$RV" "$B1old"
+is "$status,$(jqr .reviewDigest),$(jqr .createdAt),$(jqr .publishedAt)" "200,$D1old,$old,$published" \
+	"a day later, the identical review again: 200, the one attached"
+valid activity-review.json "$body" "  the review (schema)"
+sx $M POST "$RV" "$(jq -c '.reviewText = "Another text, as old."' <<<"$B1old")"
+is "$status,$(jqr .error),$(jqr .field)" "400,invalid_field,createdAt" "a different review with that old createdAt: 400 stale"
 T2=$(paid_read $M)
 publish $M "$pid" "$(client_ev "$T2")"
 A2=$(jqr .id)

@@ -10,8 +10,11 @@
 # so must each tip's own senderPoints and recipientPoints in the receipt of
 # every tip transaction, which add up to those totals; the self-tip and the
 # circular pair earn nothing; private amounts appear nowhere; an invalid
-# handle is 400 naming the field. The test stack's board_ttl_ms is 0: every
-# board read shows a changed index at once.
+# handle is 400 naming the field. The points and profile answers carry
+# exactly the members the interface lists for them, nothing more, and the
+# policy says in prose what they leave out (docs/PROTOCOL.md, Handle
+# reads). The test stack's board_ttl_ms is 0: every board read shows a
+# changed index at once.
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/chain.sh"
 . "$(dirname "$0")/lib/http.sh"
@@ -79,20 +82,27 @@ recomputed=$(printf '%s\n' "$events" | node "$tools/points-recompute.mjs" \
 	$(printf -- '--handle %s ' "${handles[@]}") --wallet "$BA" --wallet "$CA" --wallet "$DA" --wallet "$EA")
 like "$(jq -r .asOf <<<"$recomputed")" '^[1-9][0-9]+$' "the recomputation's index clock"
 all_bodies=
+# The interface's members, sorted: the points answer, the profile answer and its profile object.
+points_keys=$(jq -rn '["version", "handle", "points", "decayedPoints", "receivedPoints", "sentPoints",
+	"sentPointsSource", "boonsSent", "boonsReceived", "linkedWallet", "policyVersion"] | sort | join(",")')
+profile_keys=$(jq -rn '["version", "handle", "points", "receivedPoints", "sentPoints", "boonsReceived",
+	"boonsSent", "profile"] | sort | join(",")')
+profile_profile_keys=$(jq -rn '["handle", "linkedWallet", "totalReceived", "totalSent", "pushedAmount",
+	"escrowedAmount", "claimedAmount", "firstTipAt", "lastTipAt"] | sort | join(",")')
 for h in "${handles[@]}"; do
 	req GET "/api/v1/handles/$h/points"
 	is "$status" 200 "points of $h: 200"
 	valid handle-points.json "$body" "points of $h (schema)"
 	all_bodies+=$body
-	want=$(jq -c --arg h "$h" '.handles[$h] | [.points, .decayedPoints, .receivedPoints, .sentPoints, .senders]' <<<"$recomputed")
-	is "$(jqr '[.points, .decayedPoints, .receivedPoints, .sentPoints, .independentSenderCount] | @json')" "$want" \
+	want=$(jq -c --arg h "$h" '.handles[$h] | [.points, .decayedPoints, .receivedPoints, .sentPoints]' <<<"$recomputed")
+	is "$(jqr '[.points, .decayedPoints, .receivedPoints, .sentPoints] | @json')" "$want" \
 		"points of $h equal the recomputation from tip_events: $want"
-	like "$(jqr .note)" "block time $(jq -r .asOf <<<"$recomputed")\\)" "$h: the note names the index clock"
+	is "$(jqr 'keys | join(",")')" "$points_keys" "points of $h: exactly the interface's members"
 done
 
 req GET /api/v1/handles/github:alpha/points
-is "$(jqr '[.receivedPoints, .sentPoints, .sentPointsSource, .linkedWallet, .independentSenderCount, .boonsReceived] | @json')" \
-	'["25000","0","unlinked",null,2,5]' \
+is "$(jqr '[.receivedPoints, .sentPoints, .sentPointsSource, .linkedWallet, .boonsReceived] | @json')" \
+	'["25000","0","unlinked",null,5]' \
 	"github:alpha: B 10 + C 10 (private) + B again the next day 5; repeats the same day earn nothing; unlinked"
 alpha=$body
 is "$(jq '(.decayedPoints | tonumber) < (.points | tonumber) and (.decayedPoints | tonumber) > 0' <<<"$body")" true \
@@ -115,13 +125,13 @@ req GET /api/v1/handles/github:selfie/points
 is "$(jqr '[.points, .receivedPoints, .sentPoints, .boonsReceived, .linkedWallet] | @json')" "[\"0\",\"0\",\"0\",1,\"$DA\"]" \
 	"github:selfie: D's tip to a handle now linked to D (claimed by D) is a self-tip: nothing"
 req GET "/api/v1/handles/agent:$agent/points"
-is "$(jqr '[.receivedPoints, .sentPointsSource, .linkedWallet, .independentSenderCount] | @json')" "[\"20000\",\"linked_wallet\",\"$AA\",2]" \
+is "$(jqr '[.receivedPoints, .sentPointsSource, .linkedWallet] | @json')" "[\"20000\",\"linked_wallet\",\"$AA\"]" \
 	"agent:$agent: B's tip and C's private tip earn; its wallet is the registry's payout wallet (A)"
 req GET /api/v1/handles/github:refundme/points
 is "$(jqr '[.points, .boonsReceived] | @json')" '["0",1]' "github:refundme: the refunded tip earns nothing"
 req GET /api/v1/handles/github:nobody/points
-is "$(jqr '[.points, .decayedPoints, .sentPointsSource, .linkedWallet, .boonsReceived, .boonsSent, .lastPointsAt] | @json')" \
-	'["0","0","unlinked",null,0,0,null]' "an unknown handle: zeros, unlinked"
+is "$(jqr '[.points, .decayedPoints, .sentPointsSource, .linkedWallet, .boonsReceived, .boonsSent] | @json')" \
+	'["0","0","unlinked",null,0,0]' "an unknown handle: zeros, unlinked"
 
 # ---- receipts: each tip's own points, as the recomputation has them and as they add up
 txs=$(sql "SELECT LOWER(HEX(tx_hash)) FROM tips UNION SELECT LOWER(HEX(settled_tx_hash)) FROM tips
@@ -185,8 +195,10 @@ for h in github:alpha x:cyc2 "agent:$agent" github:nobody; do
 	is "$status" 200 "profile of $h: 200"
 	valid handle-profile.json "$body" "profile of $h (schema)"
 	all_bodies+=$body
-	want=$(jq -r --arg h "$h" '.handles[$h].points' <<<"$recomputed")
-	is "$(jqr .points)" "$want" "profile of $h carries the same points ($want)"
+	want=$(jq -c --arg h "$h" '.handles[$h] | [.points, .receivedPoints, .sentPoints]' <<<"$recomputed")
+	is "$(jqr '[.points, .receivedPoints, .sentPoints] | @json')" "$want" "profile of $h carries the same points ($want)"
+	is "$(jqr 'keys | join(",")'),$(jqr '.profile | keys | join(",")')" "$profile_keys,$profile_profile_keys" \
+		"profile of $h: exactly the interface's members (no decayedPoints), and those of its profile object"
 done
 req GET /api/v1/handles/github:alpha/profile
 is "$(jqr '[.profile.totalReceived, .profile.pushedAmount, .profile.escrowedAmount, .profile.claimedAmount, .profile.totalSent, .profile.linkedWallet] | @json')" \
@@ -218,6 +230,8 @@ valid points-policy.json "$body" "the policy (schema)"
 is "$(jqr '[.policyVersion, .policy_version, .pointScale, .rules.weights.receivedFirst, .rules.weights.sentFirst, .rules.decay.halfLifeSeconds, .rules.perPairPerDay, .rules.minPublicTipUsdc] | @json')" \
 	'["boon.points/v1","boon.points/v1","1000","10000","2000",7776000,1,"10000"]' "the rules as data: scale, weights, half-life, pair cap, dust floor"
 is "$(jqr '[.rules.exclusions[].reason] | join(",")')" "refunded,dust,self,circular,pair_day" "the exclusions in the order they apply"
+like "$(jqr .rules.handleReads)" "newest indexed tip.*independent senders" \
+	"the policy says in prose what the handle reads leave out (independent senders, the index clock)"
 
 # ---- board and its alias
 req GET /api/v1/board

@@ -3,7 +3,8 @@
 # sent by chain/tips.mjs and indexed by the real indexer: a transaction's
 # receipt (the tips it created or settled: an escrowed tip and a private
 # one claimed by link-claim, a push, an agent tip paid to the registry's
-# payout, a private push), the soulbound attestation's ERC-721 metadata
+# payout, a private push; 404 for a transaction that touched no indexed
+# tip), the soulbound attestation's ERC-721 metadata
 # (never a note or an amount; 404 once burned), the site wallet reverse
 # lookup (GitHub/X handles linked on chain, agents by payout wallet; a
 # relink and a new agent wallet move them; the address must be EIP-55) and
@@ -91,9 +92,9 @@ is "$(jq -c '.tip | [.tipId, .private, .status, .amountUsdc, .note, .boonBurned]
 is "$(jq -c '.tip | [.senderPoints, .recipientPoints]' <<<"$body")" '["2000","10000"]' \
 	"private push: a new sender's points, shown without its amount"
 get "/api/v1/receipts/0x$(printf 'ab%.0s' $(seq 32))"
-is "$status,$(jq -c '[.tip, .tips]' <<<"$body")" "200,[null,[]]" "a transaction without indexed tips: tip null, tips []"
-valid tip-receipt.json "$body" "the empty receipt: valid"
-like "$(jqr .interpretation)" "not .*confirmed.*Not a negative finding" "the empty receipt says why, without a verdict"
+is "$status,$(jqr .error)" "404,not_found" "a transaction without indexed tips: 404"
+valid error.json "$body" "  the JSON error (schema)"
+like "$(jqr .message)" "not .*confirmed.*Not a negative finding" "  it says why, without a verdict"
 req GET "/api/v1/receipts/0x12"
 is "$status,$(jqr .error),$(jqr .field)" "400,invalid_field,txHash" "a malformed transaction hash: 400"
 

@@ -32,6 +32,18 @@
 	"\"transaction\":\"\"},\"signature\":\"0x4f98ad0be21e9eb48ec1aeb7a65f25100f7db10a8e1870aa4021cbd6" \
 	"985013d01451045373c2f5f74ac168e90cee435f13284beaa500f570ab7584cdde05e1021c\"}"
 
+/* The same pair, each with a signature of 65 bytes that recovers no key (r and s zero). */
+#define NOKEY_SIG "0x000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000001b"
+#define OFFER_NOKEY "{\"format\":\"eip712\",\"acceptIndex\":0,\"payload\":{\"version\":1," \
+	"\"resourceUrl\":\"https://api.example.com/premium-data\",\"scheme\":\"exact\"," \
+	"\"network\":\"eip155:8453\",\"asset\":\"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913\"," \
+	"\"payTo\":\"0x209693Bc6afc0C5328bA36FaF03C514EF312287C\",\"amount\":\"10000\"," \
+	"\"validUntil\":1703123516},\"signature\":\"" NOKEY_SIG "\"}"
+#define RECEIPT_NOKEY "{\"format\":\"eip712\",\"payload\":{\"version\":1,\"network\":\"eip155:8453\"," \
+	"\"resourceUrl\":\"https://api.example.com/premium-data\"," \
+	"\"payer\":\"0x857b06519E91e3A54538791bDbb0E22373e36b66\",\"issuedAt\":1703123456," \
+	"\"transaction\":\"\"},\"signature\":\"" NOKEY_SIG "\"}"
+
 static json_object *
 parse(const char *s)
 {
@@ -111,6 +123,16 @@ evidence(void)
 		    ACTIVITY_UNKNOWN_MEMBER, "evidence.logIndex", "a logIndex on a receipt" },
 		{ "{\"kind\":\"x402_receipt\",\"method\":\"GET\",\"offer\":" RECEIPT ",\"receipt\":" RECEIPT "}",
 		    ACTIVITY_INVALID, "evidence.offer.payload.payer", "a receipt given as the offer" },
+		{ "{\"kind\":\"x402_receipt\",\"method\":\"GET\",\"offer\":" OFFER_NOKEY ",\"receipt\":" RECEIPT "}",
+		    ACTIVITY_UNVERIFIED, "evidence.offer.signature", "an offer signature that recovers no key" },
+		{ "{\"kind\":\"x402_receipt\",\"method\":\"GET\",\"offer\":" OFFER ",\"receipt\":" RECEIPT_NOKEY "}",
+		    ACTIVITY_UNVERIFIED, "evidence.receipt.signature", "a receipt signature that recovers no key" },
+		{ "{\"kind\":\"x402_receipt\",\"method\":\"GET\",\"offer\":" OFFER_NOKEY ",\"receipt\":" RECEIPT_NOKEY "}",
+		    ACTIVITY_UNVERIFIED, "evidence.offer.signature", "neither recovers a key: the offer named first" },
+		{ "{\"kind\":\"x402_receipt\",\"method\":\"GET\",\"offer\":" OFFER_NOKEY ",\"receipt\":" OFFER "}",
+		    ACTIVITY_INVALID, "evidence.receipt.acceptIndex", "an offer that recovers no key, a malformed receipt: 400 first" },
+		{ "{\"kind\":\"x402_receipt\",\"method\":\"TRACE\",\"offer\":" OFFER_NOKEY ",\"receipt\":" RECEIPT "}",
+		    ACTIVITY_INVALID, "evidence.method", "an offer that recovers no key, a bad method: 400 first" },
 	};
 	char field[96], hx[67];
 

@@ -28,6 +28,8 @@
 	"\"resourceUrl\":\"https://api.example.com/premium-data\"," \
 	"\"payer\":\"0x857b06519E91e3A54538791bDbb0E22373e36b66\",\"issuedAt\":1703123456," \
 	"\"transaction\":\"\"}"
+/* 65 bytes that recover no key: r and s zero. */
+#define NOKEY_SIG "0x000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000000001b"
 #define RECEIPT_SIG "0x4f98ad0be21e9eb48ec1aeb7a65f25100f7db10a8e1870aa4021cbd6985013d01451045373c2f5f74ac168e90cee435f13284beaa500f570ab7584cdde05e1021c"
 
 static json_object *
@@ -100,8 +102,13 @@ offers(void)
 	    strcmp(field, "format") == 0, "format jws refused");
 	json_object_put(o);
 	o = parse("{\"format\":\"eip712\",\"payload\":" OFFER_PAYLOAD ",\"signature\":\"0x1234\"}");
-	ok(receipt_offer_parse(o, &of, field, sizeof(field), why, sizeof(why)) < 0 &&
-	    strcmp(field, "signature") == 0, "a short signature refused");
+	ok(receipt_offer_parse(o, &of, field, sizeof(field), why, sizeof(why)) == -1 &&
+	    strcmp(field, "signature") == 0, "a short signature refused (-1, malformed)");
+	json_object_put(o);
+	o = parse("{\"format\":\"eip712\",\"payload\":" OFFER_PAYLOAD ",\"signature\":\"" NOKEY_SIG "\"}");
+	ok(receipt_offer_parse(o, &of, field, sizeof(field), why, sizeof(why)) == RECEIPT_UNRECOVERED &&
+	    strcmp(field, "signature") == 0 && strcmp(of.resource_url, "https://api.example.com/premium-data") == 0,
+	    "65 bytes that recover no key: RECEIPT_UNRECOVERED, the payload read");
 	json_object_put(o);
 	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
 		snprintf(js, sizeof(js), "{\"format\":\"eip712\",\"payload\":%s,\"signature\":\"%s\"}",
@@ -186,6 +193,15 @@ receipts(void)
 	    ",\"signature\":\"" RECEIPT_SIG "\"}");
 	ok(o && receipt_parse(o, &rc, field, sizeof(field), why, sizeof(why)) < 0 &&
 	    strcmp(field, "acceptIndex") == 0, "a receipt has no acceptIndex");
+	json_object_put(o);
+	o = parse("{\"format\":\"eip712\",\"payload\":" RECEIPT_PAYLOAD ",\"signature\":\"" NOKEY_SIG "\"}");
+	ok(o && receipt_parse(o, &rc, field, sizeof(field), why, sizeof(why)) == RECEIPT_UNRECOVERED &&
+	    strcmp(field, "signature") == 0, "a receipt signature that recovers no key: RECEIPT_UNRECOVERED");
+	json_object_put(o);
+	o = parse("{\"format\":\"eip712\",\"payload\":" RECEIPT_PAYLOAD ",\"signature\":\""
+	    "0x4f98ad0be21e9eb48ec1aeb7a65f25100f7db10a8e1870aa4021cbd6985013d01451045373c2f5f74ac168e90cee435f13284beaa500f570ab7584cdde05e1021d\"}");
+	ok(o && receipt_parse(o, &rc, field, sizeof(field), why, sizeof(why)) == RECEIPT_UNRECOVERED,
+	    "the vector's signature with v 29: RECEIPT_UNRECOVERED");
 	json_object_put(o);
 }
 

@@ -102,7 +102,15 @@ main(void)
 	ok(text_bad(&f_acct, "eip155:8453:0x70997970c51812dc3a010c7d01b50e0d17dc79c8 "), "CAIP-10, trailing space");
 	ok(text_ok(&f_uuid, "0f1e2d3c-4b5a-4978-8796-a5b4c3d2e1f0", &v) && v.uuid[0] == 0x0f && v.uuid[15] == 0xf0 &&
 	    v.uuid[6] == 0x49, "UUID");
-	ok(text_bad(&f_uuid, "0F1E2D3C-4B5A-4978-8796-A5B4C3D2E1F0"), "UUID in uppercase");
+	ok(text_ok(&f_uuid, "0F1E2D3C-4B5A-4978-8796-A5B4C3D2E1F0", &v) && v.uuid[0] == 0x0f &&
+	    v.uuid[15] == 0xf0 && strcmp(v.text, "0f1e2d3c-4b5a-4978-8796-a5b4c3d2e1f0") == 0 && v.len == 36,
+	    "UUID in uppercase: accepted, normalized to lowercase");
+	ok(text_ok(&f_uuid, "0f1E2d3C-4b5A-4978-8796-A5b4c3D2e1F0", &v) &&
+	    strcmp(v.text, "0f1e2d3c-4b5a-4978-8796-a5b4c3d2e1f0") == 0, "UUID in mixed case: normalized");
+	ok(text_ok(&f_uuid, "0f1e2d3c-4b5a-4978-8796-a5b4c3d2e1f0", &v) &&
+	    strcmp(v.text, "0f1e2d3c-4b5a-4978-8796-a5b4c3d2e1f0") == 0, "UUID in lowercase: its text as is");
+	ok(text_bad(&f_uuid, "0f1e2d3c-4b5a-4978-8796-a5b4c3d2e1fG"), "UUID with a non-hex last digit");
+	ok(text_bad(&f_uuid, "0F1E2D3C_4B5A-4978-8796-A5B4C3D2E1F0"), "UUID in uppercase with a hyphen replaced");
 	ok(text_bad(&f_uuid, "0f1e2d3c4b5a49788796a5b4c3d2e1f0"), "UUID without hyphens");
 	ok(text_bad(&f_uuid, "0f1e2d3c-4b5a-4978-8796-a5b4c3d2e1f"), "UUID one digit short");
 	ok(text_bad(&f_uuid, "0f1e2d3c-4b5a-4978-8796-a5b4c3d2e1f00"), "UUID one digit long");
