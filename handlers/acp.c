@@ -40,15 +40,6 @@ static const struct {
 	    "The gratitude graph across up to 25 handles, one flat price (paid)." },
 };
 
-static const struct endpoint *
-row_by_id(const char *id)
-{
-	for (size_t i = 0; i < nendpoints; i++)
-		if (strcmp(endpoints[i].id, id) == 0)
-			return &endpoints[i];
-	return NULL;
-}
-
 enum err
 h_acp_resources_get(struct req *r, struct resp *w)
 {
@@ -57,7 +48,7 @@ h_acp_resources_get(struct req *r, struct resp *w)
 	enum err e = ERR_NONE;
 
 	for (size_t i = 0; i < sizeof(resources) / sizeof(resources[0]); i++) {
-		const struct endpoint *ep = row_by_id(resources[i].row_id);
+		const struct endpoint *ep = table_row(resources[i].row_id);
 		json_object *x;
 
 		if (ep == NULL) {

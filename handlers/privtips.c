@@ -532,22 +532,6 @@ authorized(struct req *r, const struct ptip *t, const struct addr *signer, bool 
 	return ERR_NONE;
 }
 
-struct consume {
-	const struct sql *q;
-	uint64_t affected;
-};
-
-static enum db_rc
-consume_body(struct db *db, void *arg)
-{
-	struct consume *c = arg;
-	enum db_rc rc = db_exec(db, c->q);
-
-	if (rc == DB_OK)
-		c->affected = (uint64_t)mysql_affected_rows(db->my);
-	return rc;
-}
-
 /* The signed, free read: the order of docs/PROTOCOL.md, Private tips. */
 static enum err
 signed_unlock(struct req *r, struct resp *w, const struct ptip *t, const struct privtip_auth *a)
@@ -560,7 +544,7 @@ signed_unlock(struct req *r, struct resp *w, const struct ptip *t, const struct 
 	int64_t now = (int64_t)time(NULL);
 	uint8_t digest[32];
 	json_object *m, *o = NULL;
-	struct consume c = { .q = &q };
+	uint64_t affected = 0;
 	bool valid = false, yes = false;
 	enum err e;
 
@@ -608,11 +592,11 @@ signed_unlock(struct req *r, struct resp *w, const struct ptip *t, const struct 
 	sql_add(&q, "UPDATE private_tip_nonces SET used_at = ? WHERE nonce = ? AND chain_id = ? AND "
 	    "tip_id = ? AND used_at IS NULL AND expires_at > ?", SQL_I64(now), SQL_BYTES(a->nonce, 32),
 	    SQL_U64(r->cfg->chain_id), SQL_U64(t->tip_id), SQL_I64(now));
-	if (db_txn(r->db, consume_body, &c) != DB_OK) {
+	if (db_exec_affected(r->db, &q, &affected) != DB_OK) {
 		json_object_put(o);
 		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
 	}
-	if (c.affected != 1) {
+	if (affected != 1) {
 		json_object_put(o);
 		return resp_fail(w, ERR_UNLOCK_CHALLENGE, PRIVTIP_H_NONCE, NULL);
 	}

@@ -954,19 +954,10 @@ static const char *const vtype_names[VT__MAX] = {
 static const char *const vsrc_names[] = { [VS_PATH] = "path", [VS_QUERY] = "query",
 	[VS_BODY] = "body" };
 
-static const struct endpoint *
-row_by_id(const char *id)
-{
-	for (size_t i = 0; i < nendpoints; i++)
-		if (strcmp(endpoints[i].id, id) == 0)
-			return &endpoints[i];
-	return NULL;
-}
-
 static void
 run_handoff(struct req *r, const struct skill *s, const struct value *v, struct skill_result *out)
 {
-	const struct endpoint *ep = row_by_id(s->row_id);
+	const struct endpoint *ep = table_row(s->row_id);
 	char url[CONFIG_STR_MAX + 300], atomic[DECIMAL_ATOMIC_BUFSZ], to[ADDR_TEXT_LEN + 1];
 	json_object *o, *shape, *fields, *protos;
 	struct decimal d;

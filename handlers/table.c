@@ -5,6 +5,7 @@
  * Add a row when its feature lands; no row answers with a stub.
  */
 #include <stdint.h>
+#include <string.h>
 
 #include "brand.h"
 #include "drafts.h"
@@ -697,3 +698,12 @@ const struct endpoint endpoints[] = {
 };
 
 const size_t nendpoints = sizeof(endpoints) / sizeof(endpoints[0]);
+
+const struct endpoint *
+table_row(const char *id)
+{
+	for (size_t i = 0; id && i < nendpoints; i++)
+		if (strcmp(endpoints[i].id, id) == 0)
+			return &endpoints[i];
+	return NULL;
+}

@@ -12,6 +12,9 @@
 extern const struct endpoint endpoints[];
 extern const size_t nendpoints;
 
+/* The row whose id is id, or NULL. */
+const struct endpoint *table_row(const char *id);
+
 /* health.c */
 enum err h_health_get(struct req *r, struct resp *w);
 

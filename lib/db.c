@@ -405,3 +405,29 @@ db_fault_after(struct db *d, int n)
 {
 	d->fault_in = n > 0 ? n : 0;
 }
+
+struct one_statement {
+	const struct sql *q;
+	uint64_t affected;
+};
+
+static enum db_rc
+one_statement_body(struct db *d, void *arg)
+{
+	struct one_statement *o = arg;
+	enum db_rc rc = db_exec(d, o->q);
+
+	if (rc == DB_OK)
+		o->affected = (uint64_t)mysql_affected_rows(d->my);
+	return rc;
+}
+
+enum db_rc
+db_exec_affected(struct db *d, const struct sql *q, uint64_t *affected)
+{
+	struct one_statement o = { .q = q, .affected = 0 };
+	enum db_rc rc = db_txn(d, one_statement_body, &o);
+
+	*affected = o.affected;
+	return rc;
+}

@@ -109,6 +109,14 @@ enum db_rc db_query_pair(struct db *d, const struct sql *q, char *a, char *b, si
 #define DB_TXN_TRIES 5
 enum db_rc db_txn(struct db *d, enum db_rc (*body)(struct db *d, void *arg), void *arg);
 
+/*
+ * Run one statement as a transaction of its own (db_txn: an abort runs it
+ * again, and a rerun sees what the winner wrote) and give the rows it
+ * changed in *affected: the one decision of a conditional UPDATE that only
+ * one caller may win (a single-use nonce).
+ */
+enum db_rc db_exec_affected(struct db *d, const struct sql *q, uint64_t *affected);
+
 /* How many times db_txn ran a body again, since the process started (tests, logs). */
 unsigned long db_txn_retries(void);
 

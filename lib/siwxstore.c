@@ -75,32 +75,13 @@ siwxstore_lookup(struct db *db, const char *nonce, const struct siwx_binding *b,
 	return rc;
 }
 
-struct consume {
-	const struct sql *q;
-	uint64_t affected;
-};
-
-/* The UPDATE as a transaction of its own: db_txn runs it again when the
- * server (or a Galera certification) aborts it, and the rerun then finds
- * the row used by the winner. */
-static enum db_rc
-consume_body(struct db *db, void *arg)
-{
-	struct consume *c = arg;
-	enum db_rc rc = db_exec(db, c->q);
-
-	if (rc == DB_OK)
-		c->affected = (uint64_t)mysql_affected_rows(db->my);
-	return rc;
-}
-
 enum siwxstore_rc
 siwxstore_consume(struct db *db, const char *nonce, const struct siwx_binding *b, int64_t now,
     const struct siwx_use *u)
 {
 	char buf[1024];
 	struct sql q = SQL_ON(buf);
-	struct consume c = { .q = &q, .affected = 0 };
+	uint64_t affected = 0;
 	enum siwxstore_rc rc;
 
 	if (!nonce_shape(nonce))
@@ -113,9 +94,11 @@ siwxstore_consume(struct db *db, const char *nonce, const struct siwx_binding *b
 	    SQL_I64(now), SQL_BYTES(u->account, 20), SQL_BYTES(u->proof_digest, 32), SQL_TEXT(u->signature_kind),
 	    SQL_TEXT(nonce), SQL_TEXT(b->endpoint_id), SQL_TEXT(b->domain), SQL_BYTES(b->uri_digest, 32),
 	    SQL_I64(now));
-	if (db_txn(db, consume_body, &c) != DB_OK)
+	/* A transaction of its own: an abort runs it again, and the rerun then
+	 * finds the row used by the winner. */
+	if (db_exec_affected(db, &q, &affected) != DB_OK)
 		return SIWXSTORE_UNAVAILABLE;
-	if (c.affected == 1)
+	if (affected == 1)
 		return SIWXSTORE_OK;
 	/* Someone else took it, or it expired meanwhile: say which. */
 	rc = siwxstore_lookup(db, nonce, b, now);
