@@ -33,7 +33,8 @@ req GET /mcp
 is "$status,$(header content-type)" "200,application/json" "a plain GET /mcp: 200 JSON"
 is "$(jqr '.tools' | jq -cS .)" "$tools_list" "it lists the tools exactly as tools/list does (names, input schemas)"
 is "$(jqr '[.tools[].name] | join(",")')" \
-	"${brand}_discovery,${brand}_economics,${brand}_draft_review,${brand}_prepare_review" "the four tools"
+	"${brand}_discovery,${brand}_economics,${brand}_draft_review,${brand}_prepare_review,${brand}_suggest_recognition,${brand}_prepare_agent_recognition,${brand}_lookup_recognition,${brand}_lookup_agent_reputation,${brand}_claim_help" \
+	"the four tools and the five free agent skills"
 is "$(jqr '.actions | [.pays, .signs, .fetchesUrls, .publishes, .monitors] | map(tostring) | join(",")')" \
 	false,false,false,false,false "nothing pays, signs, fetches, publishes or monitors"
 is "$(jqr '.transport.method, .transport.path' | tr '\n' ' ')" "POST /mcp " "the tools are called by POST /mcp"
@@ -179,7 +180,7 @@ req POST /mcp "${rpc[@]}" --data-binary \
 	'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}'
 is "$status,$(jqr .result.protocolVersion)" 200,2025-11-25 "database down: initialize answers"
 req POST /mcp "${rpc[@]}" --data-binary '{"jsonrpc":"2.0","id":2,"method":"tools/list"}'
-is "$status,$(jqr '.result.tools | length')" 200,4 "tools/list answers"
+is "$status,$(jqr '.result.tools | length')" 200,9 "tools/list answers"
 req POST /mcp "${rpc[@]}" --data-binary \
 	"{\"jsonrpc\":\"2.0\",\"id\":3,\"method\":\"tools/call\",\"params\":{\"name\":\"${brand}_economics\"}}"
 is "$status,$(jqr .result.isError)" 200,false "the economics tool answers"

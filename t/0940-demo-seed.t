@@ -12,7 +12,7 @@ is "$(sql "SELECT GROUP_CONCAT(lane, ':', n ORDER BY lane) FROM (SELECT lane, CO
 	"boon_backed:8,receipt_verified:2,self_reported:2" "the seed published reviews in all three lanes"
 is "$(sql "SELECT GROUP_CONCAT(DISTINCT state) FROM review_publications")" published \
 	"every paid publication record is published"
-is "$(sql "SELECT COUNT(*) FROM x402_payments WHERE status = 'settled'")" 4 \
+is "$(sql "SELECT COUNT(*) FROM x402_payments WHERE status = 'settled' AND endpoint_id LIKE 'x402.reviews.%'")" 4 \
 	"four publication fees settled through the local facilitator"
 "$top/tools/stack" status | grep -q '^facilitator: running'
 ok $? "the stack runs its local facilitator"

@@ -231,6 +231,14 @@ main(void)
 	transitions();
 	refusals();
 	lookups();
+	{
+		/* Leave the suite's ledger as it was (other tests count its rows). */
+		char b[200];
+		struct sql q = SQL_ON(b);
+
+		sql_add(&q, "DELETE FROM x402_payments WHERE endpoint_id = 'test.paystate'");
+		ok(db_exec(&db, &q) == DB_OK, "the test's ledger rows are removed");
+	}
 	db_close(&db);
 	return done_testing();
 }
