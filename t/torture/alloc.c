@@ -53,6 +53,29 @@
 #endif
 #ifdef TORTURE_LSAN
 #include <sanitizer/lsan_interface.h>
+
+/*
+ * json-c 0.16 loses one allocation of its own on one failure path:
+ * json_object_object_add_ex copies a new member's key (strdup), then the
+ * insert fails when the object's hash table cannot grow (an object past
+ * ten members) and the copy is never freed. No caller can free it, and it
+ * happens only when an allocation already failed; every other leak still
+ * fails this run.
+ */
+const char *__lsan_default_suppressions(void);
+const char *
+__lsan_default_suppressions(void)
+{
+	return "leak:json_object_object_add_ex\n";
+}
+
+/* Quiet about the suppression itself: any text in the log is a report (tools/run-tests). */
+const char *__lsan_default_options(void);
+const char *
+__lsan_default_options(void)
+{
+	return "print_suppressions=0";
+}
 #endif
 
 /* ---- the allocator hook ---- */
