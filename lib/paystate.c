@@ -202,8 +202,8 @@ paystate_reconcile(struct db *db, const struct config *cfg, uint64_t min_age_s, 
 
 	*settled = *voided = *open = 0;
 	sql_add(&q, "SELECT LOWER(HEX(payer)), LOWER(HEX(auth_nonce)), LOWER(HEX(pay_to)), amount "
-	    "FROM x402_payments WHERE (status = 'failed' AND reason = 'settle_unknown') OR "
-	    "(status = 'reserved' AND updated_at < UTC_TIMESTAMP(6) - INTERVAL ? SECOND) "
+	    "FROM x402_payments WHERE ((status = 'failed' AND reason = 'settle_unknown') OR "
+	    "status = 'reserved') AND updated_at < UTC_TIMESTAMP(6) - INTERVAL ? SECOND "
 	    "ORDER BY updated_at LIMIT ?", SQL_U64(min_age_s), SQL_U64(RECONCILE_BATCH));
 	if (db_query(db, &q, &res) != DB_OK)
 		return PAYSTATE_UNRECORDED;

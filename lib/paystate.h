@@ -104,8 +104,9 @@ enum paystate_rc paystate_find(struct paystate *m, bool resumable);
 
 /*
  * `waymark payments-reconcile`: every ledger row of unknown outcome (failed
- * settle_unknown, or reserved and untouched for min_age_s seconds: its
- * request died) is put to the chain (x402_authorization_state): a transfer
+ * settle_unknown, or reserved: its request died) untouched for min_age_s
+ * seconds (until then the identical request, or a paid publication's own
+ * completion task, resolves it) is put to the chain (x402_authorization_state): a transfer
  * that landed moves it to SETTLED, a nonce spent otherwise to FAILED; an
  * unused or unknown one stays for a later run (its authorization may still
  * be valid, and the identical request resolves it too). Counts go to the
