@@ -303,7 +303,8 @@ load_counts(struct db *db, struct corpus *k, const struct sql *q, size_t off_a, 
 		if (len[0] != 32)
 			continue;
 		memcpy(key.route_id, row[0], 32);
-		if ((hit = bsearch(&key, k->e, k->n, sizeof(*k->e), cand_cmp_route)) != NULL) {
+		/* An empty corpus has no array to search (bsearch wants one). */
+		if (k->n > 0 && (hit = bsearch(&key, k->e, k->n, sizeof(*k->e), cand_cmp_route)) != NULL) {
 			*(uint64_t *)(void *)((char *)hit + off_a) = strtoull(row[1], NULL, 10);
 			if (off_b != NO_COUNT)
 				*(uint64_t *)(void *)((char *)hit + off_b) = strtoull(row[2], NULL, 10);
