@@ -1,6 +1,7 @@
 #include <string.h>
 
 #include <openssl/evp.h>
+#include <openssl/hmac.h>
 
 #include "hex.h"
 #include "sha256.h"
@@ -26,5 +27,16 @@ sha256_hex(const void *data, size_t len, char out[67])
 	if (sha256(data, len, md) < 0)
 		return -1;
 	hex_encode(md, 32, out);
+	return 0;
+}
+
+int
+hmac_sha256(const void *key, size_t klen, const void *data, size_t len, uint8_t out[32])
+{
+	unsigned int mdlen = 0;
+
+	if (klen > (size_t)INT32_MAX ||
+	    HMAC(EVP_sha256(), key, (int)klen, data, len, out, &mdlen) == NULL || mdlen != 32)
+		return -1;
 	return 0;
 }

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base64.h"
 #include "hex.h"
 #include "json.h"
 #include "rpc.h"
@@ -16,8 +17,6 @@
 #define USDC_DECIMALS 6
 #define VALID_BEFORE_MARGIN 6     /* seconds the facilitator wants left, too */
 #define CLOCK_SKEW 30             /* seconds a validAfter may lie ahead of us */
-
-static const char b64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 
 int
 x402_requirements_init(struct x402_requirements *rq, const struct config *cfg,
@@ -86,76 +85,13 @@ x402_payment_required_json(const struct x402_requirements *rq, const char *error
 int
 x402_base64_encode(const void *p, size_t n, struct buf *out)
 {
-	const uint8_t *s = p;
-
-	for (size_t i = 0; i < n; i += 3) {
-		uint32_t v = (uint32_t)s[i] << 16;
-		char q[4];
-
-		if (i + 1 < n)
-			v |= (uint32_t)s[i + 1] << 8;
-		if (i + 2 < n)
-			v |= s[i + 2];
-		q[0] = b64[v >> 18 & 63];
-		q[1] = b64[v >> 12 & 63];
-		q[2] = i + 1 < n ? b64[v >> 6 & 63] : '=';
-		q[3] = i + 2 < n ? b64[v & 63] : '=';
-		if (buf_add(out, q, 4) < 0)
-			return -1;
-	}
-	return out->full ? -1 : 0;
-}
-
-static int
-b64_value(char c)
-{
-	if (c >= 'A' && c <= 'Z')
-		return c - 'A';
-	if (c >= 'a' && c <= 'z')
-		return c - 'a' + 26;
-	if (c >= '0' && c <= '9')
-		return c - '0' + 52;
-	if (c == '+')
-		return 62;
-	if (c == '/')
-		return 63;
-	return -1;
+	return base64_encode(p, n, BASE64_STD, out);
 }
 
 int
 x402_base64_decode(const char *s, size_t slen, uint8_t *out, size_t cap, size_t *outlen)
 {
-	size_t j = 0;
-
-	if (slen % 4 != 0)
-		return -1;
-	for (size_t i = 0; i < slen; i += 4) {
-		int v[4], pad = 0;
-		uint32_t w;
-
-		for (int k = 0; k < 4; k++) {
-			if (s[i + k] == '=' && i + 4 == slen && k >= 2) {
-				v[k] = 0;
-				pad++;
-				continue;
-			}
-			if (pad || (v[k] = b64_value(s[i + k])) < 0)
-				return -1;
-		}
-		w = (uint32_t)v[0] << 18 | (uint32_t)v[1] << 12 | (uint32_t)v[2] << 6 | (uint32_t)v[3];
-		/* Nonzero bits under the padding would give two encodings of one value. */
-		if ((pad == 2 && (w & 0xffff)) || (pad == 1 && (w & 0xff)))
-			return -1;
-		if (j + 3 - (size_t)pad > cap)
-			return -1;
-		out[j++] = (uint8_t)(w >> 16);
-		if (pad < 2)
-			out[j++] = (uint8_t)(w >> 8);
-		if (pad < 1)
-			out[j++] = (uint8_t)w;
-	}
-	*outlen = j;
-	return 0;
+	return base64_decode(s, slen, BASE64_STD, out, cap, outlen);
 }
 
 /* The string member name of o, or NULL when absent or not a string. */
@@ -386,7 +322,6 @@ x402_payment_parse(const char *hdr, const struct x402_requirements *rq, uint64_t
 	size_t hlen = strlen(hdr), n = 0;
 	uint8_t *raw = NULL;
 	json_object *o = NULL;
-	struct typed_transfer m;
 	enum x402_parse rc = X402_PARSE_MALFORMED;
 
 	memset(out, 0, sizeof(*out));
@@ -409,6 +344,22 @@ x402_payment_parse(const char *hdr, const struct x402_requirements *rq, uint64_t
 		snprintf(msg, cap, "PAYMENT-SIGNATURE does not decode to strict JSON: %s.", je.msg);
 		goto out;
 	}
+	rc = x402_payment_check(o, rq, now, out, msg, cap);
+	o = NULL;
+out:
+	json_object_put(o);
+	free(raw);
+	return rc;
+}
+
+enum x402_parse
+x402_payment_check(json_object *o, const struct x402_requirements *rq, uint64_t now,
+    struct x402_payment *out, char *msg, size_t cap)
+{
+	struct typed_transfer m;
+	enum x402_parse rc = X402_PARSE_MALFORMED;
+
+	memset(out, 0, sizeof(*out));
 	if (parse_shape(o, out, &m, msg, cap) < 0 || check_signature(o, rq, out, &m, msg, cap) < 0)
 		goto out;
 	rc = check_binding(o, rq, out, now, msg, cap);
@@ -418,7 +369,6 @@ x402_payment_parse(const char *hdr, const struct x402_requirements *rq, uint64_t
 	}
 out:
 	json_object_put(o);
-	free(raw);
 	return rc;
 }
 

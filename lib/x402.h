@@ -113,6 +113,14 @@ int x402_base64_decode(const char *s, size_t slen, uint8_t *out, size_t cap, siz
 enum x402_parse x402_payment_parse(const char *hdr, const struct x402_requirements *rq,
     uint64_t now, struct x402_payment *out, char *msg, size_t cap);
 
+/*
+ * The same checks for a payload already decoded (the MPP rail builds one
+ * from its credential, lib/mpp.h): o is taken, and kept in out->payload
+ * on X402_PARSE_OK, put otherwise.
+ */
+enum x402_parse x402_payment_check(json_object *o, const struct x402_requirements *rq, uint64_t now,
+    struct x402_payment *out, char *msg, size_t cap);
+
 /* Release what x402_payment_parse stored; safe on a zeroed struct. */
 void x402_payment_release(struct x402_payment *p);
 
