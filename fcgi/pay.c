@@ -1,4 +1,5 @@
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -6,6 +7,7 @@
 #include "hex.h"
 #include "json.h"
 #include "ledger.h"
+#include "mpp.h"
 #include "paystate.h"
 #include "pay.h"
 #include "x402.h"
@@ -19,6 +21,20 @@
 	"again later: it is served once the payment shows on chain, is never charged twice, and " \
 	"fails with nothing charged if the authorization expires unused. Do not sign a " \
 	"replacement payment."
+
+/*
+ * What a paid row offers one request, on both rails, and which rail the
+ * request paid on (docs/PROTOCOL.md, MPP payments): x402's requirements
+ * always; an MPP challenge when mpp_secret is set and one could be made.
+ */
+struct rails {
+	const struct config *cfg;
+	struct x402_requirements rq;
+	bool mpp_offered;
+	bool mpp_used;                  /* the request's payment is an MPP credential */
+	char mpp_id[48];                /* the challenge it answered (for its receipt) */
+	struct mpp_challenge mpp;
+};
 
 /* Add base64(JSON obj) as header name; 0 or -1. */
 static int
@@ -36,33 +52,57 @@ header_b64(struct resp *w, const char *name, json_object *obj)
 	return rc;
 }
 
-/* A 402 (or other) error with a fresh PAYMENT-REQUIRED challenge. */
+/* A 402 (or other) error with fresh challenges: PAYMENT-REQUIRED, and WWW-Authenticate: Payment. */
 static enum err
-challenge(struct resp *w, const struct x402_requirements *rq, enum err e, const char *msg)
+challenge(struct resp *w, const struct rails *rl, enum err e, const char *msg)
 {
-	json_object *pr = x402_payment_required_json(rq, err_info(e)->code);
+	json_object *pr = x402_payment_required_json(&rl->rq, err_info(e)->code);
 
 	buf_reset(&w->headers);
 	header_b64(w, "PAYMENT-REQUIRED", pr);
 	json_object_put(pr);
+	if (rl->mpp_offered) {
+		struct buf h;
+
+		buf_init(&h, PAY_HEADER_MAX);
+		if (mpp_challenge_header(&rl->mpp, &h) == 0)
+			resp_header(w, "WWW-Authenticate", buf_str(&h));
+		buf_release(&h);
+	}
 	if (msg)
 		return resp_fail(w, e, NULL, "%s", msg);
 	return resp_fail(w, e, NULL, NULL);
 }
 
-/* The PAYMENT-RESPONSE header: {success, transaction, network, payer[, errorReason]}. */
+/*
+ * The receipt of a payment: on x402, PAYMENT-RESPONSE {success,
+ * transaction, network, payer[, errorReason]}; on MPP, Payment-Receipt,
+ * and only on success (an MPP failure carries a fresh challenge instead).
+ */
 static void
-payment_response(struct resp *w, const struct x402_requirements *rq, const struct x402_payment *p,
+payment_response(struct resp *w, const struct rails *rl, const struct x402_payment *p,
     bool success, const char *tx, const char *reason)
 {
-	json_object *o = json_object_new_object();
+	json_object *o;
 	char a[ADDR_TEXT_LEN + 1];
 
+	if (rl->mpp_used) {
+		struct buf h;
+
+		if (!success)
+			return;
+		buf_init(&h, PAY_HEADER_MAX);
+		if (mpp_receipt_header(rl->mpp_id, tx, rl->cfg, (uint64_t)time(NULL), &h) == 0)
+			resp_header(w, "Payment-Receipt", buf_str(&h));
+		buf_release(&h);
+		return;
+	}
+	o = json_object_new_object();
 	json_object_object_add(o, "success", json_object_new_boolean(success));
 	if (!success)
 		json_object_object_add(o, "errorReason", json_object_new_string(reason));
 	json_object_object_add(o, "transaction", json_object_new_string(tx ? tx : ""));
-	json_object_object_add(o, "network", json_object_new_string(rq->network));
+	json_object_object_add(o, "network", json_object_new_string(rl->rq.network));
 	json_object_object_add(o, "payer", json_object_new_string(addr_format(&p->from, a)));
 	header_b64(w, "PAYMENT-RESPONSE", o);
 	json_object_put(o);
@@ -107,7 +147,7 @@ prepay_answered(const struct resp *w, enum err e)
  * the chain just showed settled.
  */
 static enum err
-serve_settled(struct req *r, struct resp *w, const struct x402_requirements *rq, const struct paystate *m)
+serve_settled(struct req *r, struct resp *w, const struct rails *rl, const struct paystate *m)
 {
 	enum err e;
 
@@ -117,7 +157,7 @@ serve_settled(struct req *r, struct resp *w, const struct x402_requirements *rq,
 	e = r->ep->handler(r, w);
 	if (w->status >= 400)
 		return e;
-	payment_response(w, rq, m->p, true, r->pay.tx, NULL);
+	payment_response(w, rl, m->p, true, r->pay.tx, NULL);
 	return r->pay.finish ? r->pay.finish(r, w) : e;
 }
 
@@ -136,7 +176,7 @@ serve_settled(struct req *r, struct resp *w, const struct x402_requirements *rq,
  */
 static enum err
 resolve_unknown(const struct gate *g, struct req *r, struct resp *w,
-    const struct x402_requirements *rq, struct paystate *m, bool *charged, bool *retry)
+    const struct rails *rl, struct paystate *m, bool *charged, bool *retry)
 {
 	uint64_t now = (uint64_t)time(NULL);
 
@@ -145,18 +185,18 @@ resolve_unknown(const struct gate *g, struct req *r, struct resp *w,
 		if (paystate_apply(m, PE_CHAIN_USED, NULL, NULL) != PAYSTATE_OK)
 			return unrecorded(r, w, true);
 		*charged = true;
-		return serve_settled(r, w, rq, m);
+		return serve_settled(r, w, rl, m);
 	case X402_AUTH_VOID:
 		if (paystate_apply(m, PE_CHAIN_VOID, NULL, NULL) != PAYSTATE_OK)
 			return unrecorded(r, w, false);
-		return challenge(w, rq, ERR_PAYMENT_REJECTED, "This authorization's nonce was used without "
+		return challenge(w, rl, ERR_PAYMENT_REJECTED, "This authorization's nonce was used without "
 		    "paying this resource (canceled, or spent by another authorization): nothing is served "
 		    "for it.");
 	case X402_AUTH_UNUSED:
 		if (m->p->valid_before + EXPIRY_MARGIN < now) {
 			if (paystate_apply(m, PE_CHAIN_EXPIRED, NULL, NULL) != PAYSTATE_OK)
 				return unrecorded(r, w, false);
-			return challenge(w, rq, ERR_PAYMENT_MISMATCH, "This payment authorization expired "
+			return challenge(w, rl, ERR_PAYMENT_MISMATCH, "This payment authorization expired "
 			    "without being settled: nothing was charged. Sign a new payment.");
 		}
 		if (m->p->payload == NULL || m->p->valid_before <= now)
@@ -186,22 +226,22 @@ resolve_unknown(const struct gate *g, struct req *r, struct resp *w,
  */
 static enum err
 known_payment(const struct gate *g, struct req *r, struct resp *w,
-    const struct x402_requirements *rq, struct paystate *m, bool *charged, bool *retry,
+    const struct rails *rl, struct paystate *m, bool *charged, bool *retry,
     enum err refusal, const char *msg)
 {
 	switch (paystate_find(m, (r->ep->flags & EP_PAY_RESUME) != 0)) {
 	case PAYSTATE_OK:
 		break;
 	case PAYSTATE_REFUSED:
-		return challenge(w, rq, refusal, msg);
+		return challenge(w, rl, refusal, msg);
 	default:
 		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
 	}
 	if (m->state == PS_RESUMABLE) {
 		*charged = true;
-		return serve_settled(r, w, rq, m);
+		return serve_settled(r, w, rl, m);
 	}
-	return resolve_unknown(g, r, w, rq, m, charged, retry);
+	return resolve_unknown(g, r, w, rl, m, charged, retry);
 }
 
 /*
@@ -211,7 +251,7 @@ known_payment(const struct gate *g, struct req *r, struct resp *w,
  * /settle, the chain is asked at once, and the identical request later.
  */
 static enum err
-settle(const struct gate *g, struct req *r, struct resp *w, const struct x402_requirements *rq,
+settle(const struct gate *g, struct req *r, struct resp *w, const struct rails *rl,
     struct paystate *m, json_object *reqs, bool *charged)
 {
 	struct fac_result fr;
@@ -236,7 +276,7 @@ settle(const struct gate *g, struct req *r, struct resp *w, const struct x402_re
 			break;
 		}
 		*charged = true;
-		payment_response(w, rq, m->p, true, have_tx ? tx : "", NULL);
+		payment_response(w, rl, m->p, true, have_tx ? tx : "", NULL);
 		break;
 	case FAC_REFUSED:
 		if (retried && x402_authorization_state(g->cfg, m->p) == X402_AUTH_USED) {
@@ -245,7 +285,7 @@ settle(const struct gate *g, struct req *r, struct resp *w, const struct x402_re
 				break;
 			}
 			*charged = true;
-			payment_response(w, rq, m->p, true, "", NULL);
+			payment_response(w, rl, m->p, true, "", NULL);
 			break;
 		}
 		if (paystate_apply(m, PE_SETTLE_REFUSED, NULL, fr.reason) != PAYSTATE_OK) {
@@ -258,8 +298,8 @@ settle(const struct gate *g, struct req *r, struct resp *w, const struct x402_re
 			break;
 		}
 		buf_reset(&w->body);
-		e = challenge(w, rq, ERR_SETTLEMENT_FAILED, NULL);
-		payment_response(w, rq, m->p, false, NULL, fr.reason);
+		e = challenge(w, rl, ERR_SETTLEMENT_FAILED, NULL);
+		payment_response(w, rl, m->p, false, NULL, fr.reason);
 		break;
 	case FAC_UNAVAILABLE:
 		/* The transfer may or may not have happened: never reuse this
@@ -275,7 +315,7 @@ settle(const struct gate *g, struct req *r, struct resp *w, const struct x402_re
 				break;
 			}
 			*charged = true;
-			payment_response(w, rq, m->p, true, "", NULL);
+			payment_response(w, rl, m->p, true, "", NULL);
 			break;
 		}
 		buf_reset(&w->headers);
@@ -286,24 +326,30 @@ settle(const struct gate *g, struct req *r, struct resp *w, const struct x402_re
 	return e;
 }
 
-enum err
-pay_run(const struct gate *g, struct req *r, struct resp *w)
+/* The whole paid step; pay_run adds what every answer of a paid row carries. */
+static enum err
+pay_serve(const struct gate *g, struct req *r, struct resp *w, struct rails *rl)
 {
-	struct x402_requirements rq;
 	struct x402_payment p = { 0 };
 	struct fac_result fr = { 0 };
 	struct paystate m;
 	json_object *reqs = NULL;
 	const char *hdr = req_header(r, "payment-signature");
+	const char *authz = req_header(r, "authorization");
+	const char *cred = mpp_is_credential(authz) ? authz : NULL;
+	uint64_t now = (uint64_t)time(NULL);
 	char msg[256];
 	bool charged = false, retry = false, admitted = false;
 	struct admit_ticket ticket = { -1 };
+	enum x402_parse parsed;
 	enum err e;
 
-	if (x402_requirements_init(&rq, g->cfg, r->ep->price_usdc, r->path, r->query, r->ep->summary,
+	if (x402_requirements_init(&rl->rq, g->cfg, r->ep->price_usdc, r->path, r->query, r->ep->summary,
 	    msg, sizeof(msg)) < 0)
 		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
-	r->pay.present = hdr != NULL;
+	if (hdr && cred)
+		return resp_fail(w, ERR_TWO_PAYMENTS, NULL, NULL);
+	r->pay.present = hdr != NULL || cred != NULL;
 	if (r->ep->prepay) {
 		/* Business checks before any payment is asked for; with a
 		 * payment, the hook may also reserve (undone by its cancel). */
@@ -315,21 +361,36 @@ pay_run(const struct gate *g, struct req *r, struct resp *w)
 			return e;
 		/* A payee of this request's own (docs/PROTOCOL.md, Private tips). */
 		if (r->pay.pay_to_set)
-			memcpy(rq.pay_to.b, r->pay.pay_to, sizeof(rq.pay_to.b));
+			memcpy(rl->rq.pay_to.b, r->pay.pay_to, sizeof(rl->rq.pay_to.b));
 	}
-	if (hdr == NULL)
-		return challenge(w, &rq, ERR_PAYMENT_REQUIRED, NULL);
+	/* The MPP challenge carries the same price, payee and resource. */
+	rl->mpp_offered = g->cfg->mpp_secret[0] != '\0' && mpp_challenge_init(&rl->mpp, g->cfg, &rl->rq,
+	    r->method_text, r->body, r->body_len, now, msg, sizeof(msg)) == 0;
+	if (g->cfg->mpp_secret[0] != '\0' && !rl->mpp_offered)
+		fprintf(stderr, "waymark: %s %s: no MPP challenge (%s)\n", r->method_text, r->ep->id, msg);
+	if (hdr == NULL && cred == NULL)
+		return challenge(w, rl, ERR_PAYMENT_REQUIRED, NULL);
+	if (cred && !rl->mpp_offered)
+		return challenge(w, rl, ERR_INVALID_PAYMENT, "This endpoint takes no MPP payment right now; "
+		    "pay the x402 challenge.");
+	rl->mpp_used = cred != NULL;
 	/* Bounded waiting on the facilitator: past payment_max_in_flight
-	 * payments in progress on this host's pool, refuse at once, nothing
-	 * reserved or charged, rather than queue behind a slow facilitator. */
+	 * payments in progress on this host's pool (either rail), refuse at
+	 * once, nothing reserved or charged, rather than queue behind a slow
+	 * facilitator. */
 	if (g->pay_admit && !(admitted = admit_enter(g->pay_admit, &ticket))) {
 		resp_header(w, "Retry-After", "1");
 		e = resp_fail(w, ERR_PAYMENT_UNAVAILABLE, NULL, "Too many payments are in progress right now; "
 		    "nothing was charged. Retry shortly with the same payment.");
 		goto out;
 	}
-	paystate_init(&m, g->db, &p, &rq, r->ep->id);
-	switch (x402_payment_parse(hdr, &rq, (uint64_t)time(NULL), &p, msg, sizeof(msg))) {
+	paystate_init(&m, g->db, &p, &rl->rq, r->ep->id);
+	if (rl->mpp_used)
+		parsed = mpp_credential_parse(cred, &rl->mpp, g->cfg, &rl->rq, now, &p, rl->mpp_id, msg,
+		    sizeof(msg));
+	else
+		parsed = x402_payment_parse(hdr, &rl->rq, now, &p, msg, sizeof(msg));
+	switch (parsed) {
 	case X402_PARSE_OK:
 		break;
 	case X402_PARSE_EXPIRED:
@@ -338,19 +399,19 @@ pay_run(const struct gate *g, struct req *r, struct resp *w)
 		memcpy(r->pay.nonce, p.nonce, sizeof(r->pay.nonce));
 		if (db_connect(g->db) == DB_OK) {
 			r->db = g->db;
-			e = known_payment(g, r, w, &rq, &m, &charged, &retry, ERR_PAYMENT_MISMATCH, msg);
+			e = known_payment(g, r, w, rl, &m, &charged, &retry, ERR_PAYMENT_MISMATCH, msg);
 		} else {
-			e = challenge(w, &rq, ERR_PAYMENT_MISMATCH, msg);
+			e = challenge(w, rl, ERR_PAYMENT_MISMATCH, msg);
 		}
 		goto out;
 	case X402_PARSE_MISMATCH:
-		e = challenge(w, &rq, ERR_PAYMENT_MISMATCH, msg);
+		e = challenge(w, rl, ERR_PAYMENT_MISMATCH, msg);
 		goto out;
 	case X402_PARSE_NOMEM:
 		e = resp_fail(w, ERR_INTERNAL, NULL, NULL);
 		goto out;
 	default:
-		e = challenge(w, &rq, ERR_INVALID_PAYMENT, msg);
+		e = challenge(w, rl, ERR_INVALID_PAYMENT, msg);
 		goto out;
 	}
 	memcpy(r->pay.payer, p.from.b, sizeof(r->pay.payer));
@@ -364,7 +425,7 @@ pay_run(const struct gate *g, struct req *r, struct resp *w)
 	case PAYSTATE_OK:
 		break;
 	case PAYSTATE_REFUSED:
-		e = known_payment(g, r, w, &rq, &m, &charged, &retry, ERR_PAYMENT_USED, NULL);
+		e = known_payment(g, r, w, rl, &m, &charged, &retry, ERR_PAYMENT_USED, NULL);
 		if (!retry)
 			goto out;
 		break;          /* claimed, unused and still valid: verify and settle it now */
@@ -372,7 +433,7 @@ pay_run(const struct gate *g, struct req *r, struct resp *w)
 		e = resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
 		goto out;
 	}
-	reqs = x402_requirements_json(&rq);
+	reqs = x402_requirements_json(&rl->rq);
 	switch (facilitator_call(g->cfg, false, p.payload, reqs, &fr)) {
 	case FAC_OK:
 		if (paystate_apply(&m, PE_VERIFIED, NULL, NULL) != PAYSTATE_OK) {
@@ -390,7 +451,7 @@ pay_run(const struct gate *g, struct req *r, struct resp *w)
 					goto out;
 				}
 				charged = true;
-				e = serve_settled(r, w, &rq, &m);
+				e = serve_settled(r, w, rl, &m);
 				goto out;
 			}
 			e = paystate_apply(&m, PE_VERIFY_REFUSED, NULL, NULL) != PAYSTATE_OK ?
@@ -402,7 +463,7 @@ pay_run(const struct gate *g, struct req *r, struct resp *w)
 			goto out;
 		}
 		snprintf(msg, sizeof(msg), "The facilitator found the payment invalid (%s).", fr.reason);
-		e = challenge(w, &rq, ERR_PAYMENT_REJECTED, msg);
+		e = challenge(w, rl, ERR_PAYMENT_REJECTED, msg);
 		goto out;
 	case FAC_UNAVAILABLE:
 		log_unavailable(r, fr.err);
@@ -424,7 +485,7 @@ pay_run(const struct gate *g, struct req *r, struct resp *w)
 			    "written\n", r->method_text, r->ep->id);
 		goto out;
 	}
-	e = settle(g, r, w, &rq, &m, reqs, &charged);
+	e = settle(g, r, w, rl, &m, reqs, &charged);
 	if (charged && r->pay.finish)
 		e = r->pay.finish(r, w);
 out:
@@ -437,5 +498,27 @@ out:
 	fac_result_release(&fr);
 	json_object_put(reqs);
 	x402_payment_release(&p);
+	return e;
+}
+
+enum err
+pay_run(const struct gate *g, struct req *r, struct resp *w)
+{
+	struct rails *rl = calloc(1, sizeof(*rl));
+	enum err e;
+
+	if (rl == NULL)
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
+	rl->cfg = g->cfg;
+	e = pay_serve(g, r, w, rl);
+	/* A browser's script may read the challenges and receipts of both rails. */
+	resp_header(w, "Access-Control-Allow-Origin", "*");
+	resp_header(w, "Access-Control-Expose-Headers", "PAYMENT-REQUIRED, PAYMENT-RESPONSE, "
+	    "WWW-Authenticate, Payment-Receipt");
+	/* Payments unavailable (facilitator down or slow, outcome unknown):
+	 * the client is told when to try again. */
+	if (w->status == 503 && strstr(buf_str(&w->headers), "Retry-After:") == NULL)
+		resp_header(w, "Retry-After", "5");
+	free(rl);
 	return e;
 }

@@ -11,6 +11,13 @@
  *   facilitator /settle                200 + PAYMENT-RESPONSE, or 402 settlement_failed
  *   facilitator unreachable or failing 503 payment_unavailable, nothing charged
  *
+ * Two rails, one path (docs/ARCHITECTURE.md, Payment state machine): every
+ * 402 offers x402 (PAYMENT-REQUIRED) and, with mpp_secret set, MPP
+ * (WWW-Authenticate: Payment, lib/mpp.h); a request pays with
+ * PAYMENT-SIGNATURE or Authorization: Payment (both: 400 two_payments),
+ * and is answered on its rail (PAYMENT-RESPONSE or Payment-Receipt). The
+ * codes above are the same on both rails.
+ *
  * The ledger row is reserved before /verify. Payment headers and payloads
  * are never logged.
  *

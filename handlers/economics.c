@@ -83,7 +83,18 @@ address(const struct addr *a)
 }
 
 json_object *
-economics_prices_json(const struct endpoint *tab, size_t n)
+economics_protocols(const struct config *cfg)
+{
+	json_object *a = json_object_new_array();
+
+	json_object_array_add(a, json_object_new_string("x402"));
+	if (cfg->mpp_secret[0] != '\0')
+		json_object_array_add(a, json_object_new_string("mpp"));
+	return a;
+}
+
+json_object *
+economics_prices_json(const struct config *cfg, const struct endpoint *tab, size_t n)
 {
 	json_object *arr = json_object_new_array();
 
@@ -91,7 +102,7 @@ economics_prices_json(const struct endpoint *tab, size_t n)
 		const struct endpoint *e = &tab[i];
 		char atomic[DECIMAL_ATOMIC_BUFSZ];
 		struct decimal d;
-		json_object *row, *price, *protos;
+		json_object *row, *price;
 
 		if (e->auth != AUTH_PAID || e->price_usdc == NULL ||
 		    decimal_parse(e->price_usdc, strlen(e->price_usdc), &d) != DECIMAL_OK ||
@@ -101,9 +112,7 @@ economics_prices_json(const struct endpoint *tab, size_t n)
 		json_object_object_add(row, "resourceId", json_object_new_string(e->id));
 		json_object_object_add(row, "method", json_object_new_string(http_method_name(e->method)));
 		json_object_object_add(row, "path", json_object_new_string(e->pattern));
-		protos = json_object_new_array();
-		json_object_array_add(protos, json_object_new_string("x402"));
-		json_object_object_add(row, "protocols", protos);
+		json_object_object_add(row, "protocols", economics_protocols(cfg));
 		price = json_object_new_object();
 		json_object_object_add(price, "usdc", json_object_new_string(e->price_usdc));
 		json_object_object_add(price, "atomic", json_object_new_string(atomic));
@@ -165,7 +174,7 @@ economics_json(const struct config *cfg)
 	    economics_origin(cfg->facilitator_url, origin, sizeof(origin)) == 0 ?
 	    json_object_new_string(origin) : NULL);
 	json_object_object_add(o, "facilitator", fac);
-	json_object_object_add(o, "prices", economics_prices_json(endpoints, nendpoints));
+	json_object_object_add(o, "prices", economics_prices_json(cfg, endpoints, nendpoints));
 
 	rec = json_object_new_object();
 	json_object_object_add(rec, "companionContract", address(&cfg->companion_address));

@@ -11,7 +11,7 @@
  *    facilitator {origin}            origin of facilitator_url only, never
  *                                    its path, query or credentials; null
  *                                    when it cannot be read
- *    prices [{resourceId, method, path, protocols ["x402"],
+ *    prices [{resourceId, method, path, protocols (economics_protocols),
  *             price {usdc, atomic}}]  every paid row of the dispatch
  *                                    table, in table order
  *    recognitions {companionContract, gratuities (text),
@@ -46,7 +46,14 @@ json_object *economics_json(const struct config *cfg);
 
 /* The prices array for the paid rows of tab[0..n) (rows whose price does
  * not convert to atomic USDC are left out; t/unit keeps none such). */
-json_object *economics_prices_json(const struct endpoint *tab, size_t n);
+json_object *economics_prices_json(const struct config *cfg, const struct endpoint *tab, size_t n);
+
+/*
+ * The payment protocols a paid row takes under cfg, as a new array:
+ * ["x402"], and "mpp" beside it when mpp_secret is set (docs/PROTOCOL.md,
+ * MPP payments). Economics, the cost preview and the agent skills list it.
+ */
+json_object *economics_protocols(const struct config *cfg);
 
 /*
  * "scheme://host[:port]" of an http or https URL into out[cap]: scheme

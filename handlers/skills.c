@@ -975,7 +975,7 @@ run_handoff(struct req *r, const struct skill *s, const struct value *v, struct 
 	    sizeof(url))));
 	json_object_object_add(o, "auth", json_object_new_string(ep->auth == AUTH_PAID ? "x402" :
 	    "signed_body"));
-	protos = json_object_new_array();
+	protos = NULL;
 	if (ep->auth == AUTH_PAID && ep->price_usdc &&
 	    decimal_parse(ep->price_usdc, strlen(ep->price_usdc), &d) == DECIMAL_OK &&
 	    decimal_to_atomic(&d, USDC_DECIMALS, atomic, sizeof(atomic)) == DECIMAL_OK) {
@@ -988,11 +988,11 @@ run_handoff(struct req *r, const struct skill *s, const struct value *v, struct 
 		json_object_object_add(price, "payTo", json_object_new_string(
 		    addr_format(&r->cfg->pay_to, to)));
 		json_object_object_add(o, "price", price);
-		json_object_array_add(protos, json_object_new_string("x402"));
+		protos = economics_protocols(r->cfg);
 	} else {
 		json_object_object_add(o, "price", NULL);
 	}
-	json_object_object_add(o, "paymentProtocols", protos);
+	json_object_object_add(o, "paymentProtocols", protos ? protos : json_object_new_array());
 	shape = json_object_new_object();
 	fields = json_object_new_array();
 	json_object_object_add(shape, "contentType", ep->body == BODY_JSON ?

@@ -16,6 +16,7 @@
 
 #include "brand.h"
 #include "decimal.h"
+#include "economics.h"
 #include "json.h"
 #include "table.h"
 #include "banned.h"
@@ -146,9 +147,7 @@ price_step(struct req *r, struct resp *w, size_t idx, json_object *in, json_obje
 	json_object_object_add(s, "quantity", json_object_new_int64((int64_t)qty));
 	json_object_object_add(s, "resourceId", json_object_new_string(ep->id));
 	pay = json_object_new_object();
-	protos = json_object_new_array();
-	if (ep->auth == AUTH_PAID)
-		json_object_array_add(protos, json_object_new_string("x402"));
+	protos = ep->auth == AUTH_PAID ? economics_protocols(r->cfg) : json_object_new_array();
 	json_object_object_add(pay, "required", json_object_new_boolean(ep->auth == AUTH_PAID));
 	json_object_object_add(pay, "protocols", protos);
 	json_object_object_add(pay, "unitPriceUsdc",

@@ -106,6 +106,9 @@ const struct config_key config_keys[] = {
 	{ "private_tip_key", CT_STRING, S(private_tip_key), "", 0, 0, true,
 	    "64 hex digits: the AES-256-GCM key private-tip blobs are encrypted with at rest "
 	    "(`waymark keygen` makes one); empty: private-tip blobs and unlocks answer 503; never logged" },
+	{ "mpp_secret", CT_STRING, S(mpp_secret), "", 0, 0, true,
+	    "at least 32 characters: the HMAC key binding MPP challenges (`waymark keygen` makes one); "
+	    "the same on every worker host; empty: paid rows offer x402 only; never logged" },
 };
 const size_t config_nkeys = sizeof(config_keys) / sizeof(config_keys[0]);
 
@@ -344,6 +347,11 @@ finish(struct config *c, char *err, size_t cap)
 			    "hex digits (32 bytes); `waymark keygen` makes one");
 			return -1;
 		}
+	}
+	if (c->mpp_secret[0] != '\0' && strlen(c->mpp_secret) < 32) {
+		snprintf(err, cap, "config: mpp_secret (WAYMARK_MPP_SECRET) must be at least 32 "
+		    "characters; `waymark keygen` makes one");
+		return -1;
 	}
 	if (addr_is_zero(&c->pay_to)) {
 		snprintf(err, cap, "config: pay_to (WAYMARK_PAY_TO) must not be the zero address");

@@ -68,6 +68,7 @@ struct config {
 	char catalog_url[CONFIG_STR_MAX];
 	char payer_client[64];
 	char private_tip_key[65];       /* secret: 64 hex digits (AES-256-GCM key of private-tip blobs), "" for none */
+	char mpp_secret[129];           /* secret: HMAC key of MPP challenges (lib/mpp.h), "" for none */
 };
 
 enum config_type {

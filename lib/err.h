@@ -16,8 +16,9 @@ enum err {
 	ERR_MISSING_FIELD,          /* 400 a required field is absent */
 	ERR_INVALID_FIELD,          /* 400 a field failed its validator */
 	ERR_REVIEW_MISMATCH,        /* 400 the signed statement is not the one this request makes */
-	ERR_PAYMENT_REQUIRED,       /* 402 paid endpoint without PAYMENT-SIGNATURE */
-	ERR_INVALID_PAYMENT,        /* 402 PAYMENT-SIGNATURE undecodable, malformed or altered */
+	ERR_TWO_PAYMENTS,           /* 400 a payment on both rails (x402 and MPP) at once */
+	ERR_PAYMENT_REQUIRED,       /* 402 paid endpoint without a payment (x402 or MPP) */
+	ERR_INVALID_PAYMENT,        /* 402 a payment undecodable, malformed or altered */
 	ERR_PAYMENT_MISMATCH,       /* 402 payment for another resource, price, payee or time */
 	ERR_PAYMENT_USED,           /* 402 this (payer, nonce) was already used */
 	ERR_PAYMENT_REJECTED,       /* 402 the facilitator found the payment invalid */

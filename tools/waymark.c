@@ -11,7 +11,7 @@
  *   waymark [-c config] publications-complete [MIN_AGE]
  *   waymark [-c config] profiles-prune
  *   waymark [-c config] private-tips-prune  delete unused private-tip blobs and old unlock nonces
- *   waymark keygen                         fresh secrets for the configuration (private_tip_key)
+ *   waymark keygen                         fresh secrets for the configuration (private_tip_key, mpp_secret)
  *   waymark [-c config] payments-reconcile [MIN_AGE]  settle stranded payment rows from the chain
  *                                          finish settled_pending paid review
  *                                          publications (docs/ARCHITECTURE.md)
@@ -505,25 +505,31 @@ cmd_private_tips_prune(const char *path, int argc)
 
 /*
  * Fresh secrets as configuration lines, from the kernel's random source:
- * private_tip_key (32 bytes as 64 hex digits). Keep the file they go to
- * readable by the service's user only (INSTALL).
+ * private_tip_key and mpp_secret (32 bytes each as 64 hex digits). Keep
+ * the file they go to readable by the service's user only (INSTALL);
+ * every worker host of one service shares the same mpp_secret.
  */
 static int
 cmd_keygen(int argc)
 {
+	static const char *const names[] = { "private_tip_key", "mpp_secret" };
 	uint8_t k[32];
 	char hx[2 * sizeof(k) + 1];
+	int status = 0;
 
 	if (argc != 0)
 		return usage();
-	if (getrandom(k, sizeof(k), 0) != (ssize_t)sizeof(k)) {
-		fprintf(stderr, "waymark: keygen: no random bytes\n");
-		return 1;
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]) && status == 0; i++) {
+		if (getrandom(k, sizeof(k), 0) != (ssize_t)sizeof(k)) {
+			fprintf(stderr, "waymark: keygen: no random bytes\n");
+			status = 1;
+			break;
+		}
+		printf("%s = %s\n", names[i], hex_digits(k, sizeof(k), hx));
 	}
-	printf("private_tip_key = %s\n", hex_digits(k, sizeof(k), hx));
 	OPENSSL_cleanse(k, sizeof(k));
 	OPENSSL_cleanse(hx, sizeof(hx));
-	return 0;
+	return status;
 }
 
 /*

@@ -72,7 +72,8 @@ main(void)
 	ok(origin_is("https://h .example/", NULL), "space in host refused");
 	ok(economics_origin("https://long.example", out, sizeof(out)) < 0, "too small a buffer");
 
-	prices = economics_prices_json(demo, sizeof(demo) / sizeof(demo[0]));
+	memset(&cfg, 0, sizeof(cfg));
+	prices = economics_prices_json(&cfg, demo, sizeof(demo) / sizeof(demo[0]));
 	ok(json_object_array_length(prices) == 2, "two paid rows priced, free and SIWX rows not");
 	row = json_object_array_get_idx(prices, 0);
 	is_str(str_at(row, "resourceId"), "paid.read", "table order kept");
@@ -82,16 +83,21 @@ main(void)
 	is_str(str_at(row, "path"), "/api/v1/x402/routes/{routeId}", "path pattern");
 	is_str(json_object_get_string(json_object_array_get_idx(
 	    json_object_object_get(row, "protocols"), 0)), "x402", "protocol x402");
+	ok(json_object_array_length(json_object_object_get(row, "protocols")) == 1,
+	    "without an mpp_secret, x402 only");
 	is_str(str_at(json_object_array_get_idx(prices, 1), "price.atomic"), "50000",
 	    "0.05 USDC is 50000 atomic");
 	json_object_put(prices);
 
-	prices = economics_prices_json(endpoints, nendpoints);
+	snprintf(cfg.mpp_secret, sizeof(cfg.mpp_secret), "%s", "0123456789abcdef0123456789abcdef");
+	prices = economics_prices_json(&cfg, endpoints, nendpoints);
 	for (size_t i = 0; i < nendpoints; i++)
 		if (endpoints[i].auth == AUTH_PAID)
 			npaid++;
 	ok(json_object_array_length(prices) == npaid,
 	    "every paid row of the real table is listed (%zu)", npaid);
+	is_str(json_object_get_string(json_object_array_get_idx(json_object_object_get(
+	    json_object_array_get_idx(prices, 0), "protocols"), 1)), "mpp", "with an mpp_secret, mpp too");
 	json_object_put(prices);
 
 	unsetenv("WAYMARK_CONFIG");
