@@ -6,7 +6,7 @@
 // prints the `Authorization` value mppx would send, without sending it.
 //
 // Usage: node t/mpp/credential.mjs --key 0xKEY --url URL [--method POST --body FILE]
-//          [--secret S] [--expires RFC3339] [--amount ATOMIC] [--chain-id N]
+//          [--secret S] [--expires RFC3339 | --expires-in SECONDS] [--amount ATOMIC] [--chain-id N]
 //          [--token-name NAME] [--check-id S]
 // Prints one JSON line: {authorization, challenge (the one signed), idValid
 // (with --check-id S: whether mppx's Challenge.verify accepts the served
@@ -38,7 +38,8 @@ async function main() {
       method: challenge.method,
       intent: challenge.intent,
       request,
-      expires: opt.expires || challenge.expires,
+      expires: opt['expires-in'] ? new Date(Date.now() + 1000 * Number(opt['expires-in'])).toISOString().replace(/\.\d+Z$/, 'Z')
+        : opt.expires || challenge.expires,
       ...(challenge.digest ? { digest: challenge.digest } : {}),
       opaque: challenge.opaque,
     });
