@@ -53,6 +53,11 @@ public_domain(const char *base, char *out, size_t cap)
 	return 0;
 }
 
+/*
+ * The operation's URI, domain and binding into t: 0; -1 when the URI or
+ * the domain does not fit (the request's fault); -2 when its digest
+ * cannot be made (out of memory: ours).
+ */
 static int
 target_init(struct target *t, const struct req *r)
 {
@@ -64,7 +69,7 @@ target_init(struct target *t, const struct req *r)
 		return -1;
 	t->b.endpoint_id = r->ep->id;
 	t->b.domain = t->domain;
-	return sha256(t->uri, (size_t)n, t->b.uri_digest);
+	return sha256(t->uri, (size_t)n, t->b.uri_digest) < 0 ? -2 : 0;
 }
 
 /* Add base64(JSON obj) as header name; 0 or -1. */
@@ -211,8 +216,14 @@ siwx_gate_run(const struct gate *g, struct req *r, struct resp *w)
 	enum siwx_rc rc;
 	enum err e;
 
-	if (target_init(&t, r) < 0)
+	switch (target_init(&t, r)) {
+	case 0:
+		break;
+	case -1:
 		return resp_fail(w, ERR_INVALID_REQUEST, NULL, "The operation URI is too long to sign in for.");
+	default:
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
+	}
 	if (db_connect(g->db) != DB_OK)
 		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
 	r->db = g->db;

@@ -13,7 +13,20 @@
  *
  * When the routes (contexts and catalog) cannot be read the corpus is
  * dropped; when the reviews or the recognition index cannot, the corpus
- * marks that source unavailable (reviews_ok, activity).
+ * marks that source unavailable (reviews_ok, activity). Out of memory
+ * while loading drops the corpus too, never a corpus missing part of its
+ * routes or reviews.
+ *
+ * No database query runs under corpus_lock. One thread at a time (the
+ * refresher, chosen under refresh_state.mu) reads the fingerprints and
+ * builds the next corpus outside the lock: a full reload builds a new
+ * one; a usage or reviews reload copies the entry array and shares the
+ * strings and the word index of the current corpus, which nothing changes
+ * while they are shared. It takes corpus_lock only to swap the result in.
+ * A query holds corpus_lock from corpus_acquire to corpus_release and
+ * copies into its answer what the answer keeps, so once the swap has the
+ * lock no reader uses the old corpus any more, and the refresher frees it
+ * after giving the lock back (docs/ARCHITECTURE.md, Discovery corpus).
  */
 #include <inttypes.h>
 #include <pthread.h>
@@ -26,6 +39,7 @@
 #include "brand.h"
 #include "corpus.h"
 #include "hex.h"
+#include "json.h"
 #include "profiles.h"
 #include "route.h"
 #include "sql.h"
@@ -35,8 +49,9 @@
 /*
  * One corpus per worker process, shared by its threads: corpus_lock guards
  * it and its per-query scratch (match, touched, seen, rel, gen), so one
- * query or reload runs at a time in a process. Discovery is CPU-bound and
- * short; the free pool runs at least as many processes as cores.
+ * query runs at a time in a process. Discovery is CPU-bound and short;
+ * the free pool runs at least as many processes as cores. A refresh
+ * holds it only to swap in a corpus it built without it (corpus_swap).
  *
  * corpus_lock is a ticket lock: queries get it in the order they asked.
  * With a plain mutex (not FIFO) a thread that had just asked could take
@@ -55,6 +70,24 @@ static struct {
 } corpus_lock = { .mu = PTHREAD_MUTEX_INITIALIZER };
 static pthread_once_t corpus_lock_once = PTHREAD_ONCE_INIT;
 static struct corpus corpus;
+
+/*
+ * Who refreshes. refresh_state.mu guards these fields only and is held
+ * for a few instructions; it may be taken while holding corpus_lock,
+ * never the other way round. While running, only the running thread
+ * writes the corpus's fields outside its scratch, so it may read them
+ * without corpus_lock (queries only write the scratch).
+ */
+static struct {
+	pthread_mutex_t mu;
+	pthread_cond_t done;        /* broadcast when a refresh ends */
+	bool running;               /* a thread is refreshing */
+	uint64_t finished;          /* refreshes ended */
+	enum db_rc rc;              /* the last one's result */
+} refresh_state = { .mu = PTHREAD_MUTEX_INITIALIZER, .done = PTHREAD_COND_INITIALIZER };
+
+/* What this thread's refresh swapped out, freed by corpus_release after corpus_lock. */
+static _Thread_local struct corpus retired;
 
 static void
 corpus_lock_init(void)
@@ -252,28 +285,34 @@ merge(struct cand *c, size_t n)
 	return m;
 }
 
-/* The route URL recomputes to the route ID and passes the public policy. */
-static bool
-verified(struct cand *c)
+/*
+ * Whether the route URL recomputes to the route ID and passes the public
+ * policy (*v), with c's method and URL made canonical; parts is the
+ * caller's scratch (about 29 KB, so not on a worker's stack and not
+ * static: each load has its own). -1 when out of memory.
+ */
+static int
+verified(struct cand *c, struct route_parts *parts, bool *v)
 {
-	static struct route_parts parts;
 	uint8_t id[32];
 	char *url;
 
-	if (route_id(c->method, strlen(c->method), c->url, strlen(c->url), id, &parts) != ROUTE_OK ||
-	    memcmp(id, c->route_id, 32) != 0 || parts.url.origin_len + parts.url.path_len > 2048 ||
-	    strlen(parts.method) >= sizeof(c->method))
-		return false;
-	url = malloc(parts.url.origin_len + parts.url.path_len + 1);
+	*v = false;
+	if (route_id(c->method, strlen(c->method), c->url, strlen(c->url), id, parts) != ROUTE_OK ||
+	    memcmp(id, c->route_id, 32) != 0 || parts->url.origin_len + parts->url.path_len > 2048 ||
+	    strlen(parts->method) >= sizeof(c->method))
+		return 0;
+	url = malloc(parts->url.origin_len + parts->url.path_len + 1);
 	if (url == NULL)
-		return false;
-	memcpy(url, parts.url.origin, parts.url.origin_len);
-	memcpy(url + parts.url.origin_len, parts.url.path, parts.url.path_len + 1);
+		return -1;
+	memcpy(url, parts->url.origin, parts->url.origin_len);
+	memcpy(url + parts->url.origin_len, parts->url.path, parts->url.path_len + 1);
 	free(c->url);
 	c->url = url;
-	memcpy(c->method, parts.method, strlen(parts.method) + 1);
-	return url_check_public(c->url, strlen(c->url), URL_EXACT, NULL) == URL_OK &&
+	memcpy(c->method, parts->method, strlen(parts->method) + 1);
+	*v = url_check_public(c->url, strlen(c->url), URL_EXACT, NULL) == URL_OK &&
 	    c->title[0] && c->summary[0];
+	return 0;
 }
 
 /*
@@ -430,7 +469,8 @@ load_profiles(struct db *db, struct corpus *k)
 /*
  * Review evidence of every corpus route: boon_backed counts for ranking and
  * up to 10 newest review items of any lane for the candidates, and the
- * public profiles that used it.
+ * public profiles that used it. The entries hold no review items yet
+ * (reviews_drop). DB_ERROR when out of memory.
  */
 static enum db_rc
 load_reviews(struct db *db, const struct config *cfg, struct corpus *k)
@@ -441,10 +481,6 @@ load_reviews(struct db *db, const struct config *cfg, struct corpus *k)
 	MYSQL_ROW row;
 	enum db_rc rc;
 
-	for (size_t i = 0; i < k->n; i++) {
-		json_object_put(k->e[i].reviews);
-		k->e[i].reviews = NULL;
-	}
 	sql_add(&q, "SELECT route_id, COUNT(*), COUNT(DISTINCT reviewer) FROM reviews "
 	    "WHERE chain_id = ? AND lane = '" BRAND_LANE "' GROUP BY route_id", SQL_U64(k->chain_id));
 	if ((rc = load_counts(db, k, &q, offsetof(struct cand, boon_reviews),
@@ -464,38 +500,49 @@ load_reviews(struct db *db, const struct config *cfg, struct corpus *k)
 		if (len[0] != 32)
 			continue;
 		memcpy(key.route_id, row[0], 32);
-		if ((hit = bsearch(&key, k->e, k->n, sizeof(*k->e), cand_cmp_route)) == NULL)
+		if (k->n == 0 || (hit = bsearch(&key, k->e, k->n, sizeof(*k->e), cand_cmp_route)) == NULL)
 			continue;
-		if (hit->reviews == NULL)
-			hit->reviews = json_object_new_array();
-		json_object_array_add(hit->reviews, corpus_review_item(cfg, hit->route_id, row[2], row[1], row[3],
-		    row[4], row[5] && len[5] == 16 ? (const uint8_t *)row[5] : NULL,
-		    row[6] && len[6] == 32 ? (const uint8_t *)row[6] : NULL));
+		if (hit->reviews == NULL && (hit->reviews = json_object_new_array()) == NULL) {
+			rc = DB_ERROR;
+			break;
+		}
+		if (json_object_array_add(hit->reviews, corpus_review_item(cfg, hit->route_id, row[2], row[1],
+		    row[3], row[4], row[5] && len[5] == 16 ? (const uint8_t *)row[5] : NULL,
+		    row[6] && len[6] == 32 ? (const uint8_t *)row[6] : NULL)) < 0) {
+			rc = DB_ERROR;
+			break;
+		}
 	}
 	if (res)
 		mysql_free_result(res);
 	return rc;
 }
 
-/* Forget every review of the corpus (the reviews source is unavailable). */
+/*
+ * Forget every review of the corpus (before a reload, or the reviews
+ * source is unavailable); put: the review items are k's own (else they
+ * are the current corpus's, which k shares).
+ */
 static void
-reviews_clear(struct corpus *k)
+reviews_drop(struct corpus *k, bool put)
 {
 	for (size_t i = 0; i < k->n; i++) {
-		json_object_put(k->e[i].reviews);
+		if (put)
+			json_object_put(k->e[i].reviews);
 		k->e[i].reviews = NULL;
 		k->e[i].boon_reviews = k->e[i].boon_reviewers = k->e[i].profiles = 0;
 	}
 }
 
-/* The no-q order of the entries (by review evidence, then route ID). */
+/* A new no-q order of the entries (by review evidence, then route ID); k->order was shared or NULL. */
 static int
 corpus_order(struct corpus *k)
 {
-	free(k->order);
-	k->order = calloc(k->n + 1, sizeof(*k->order));
-	if (k->order == NULL)
+	uint32_t *order = calloc(k->n + 1, sizeof(*order));
+
+	if (order == NULL)
 		return -1;
+	k->order = order;
 	for (size_t i = 0; i < k->n; i++)
 		k->order[i] = (uint32_t)i;
 	order_entries = k->e;
@@ -515,6 +562,7 @@ load_corpus(struct db *db, struct corpus *k, long long now)
 	char b[1024];
 	struct sql q = SQL_ON(b);
 	struct cand *c = NULL;
+	struct route_parts *parts;
 	size_t n = 0, cap = 0, kept = 0;
 	enum db_rc rc;
 
@@ -542,14 +590,24 @@ load_corpus(struct db *db, struct corpus *k, long long now)
 		if (c[i].from_context && (k->next_expiry == 0 || c[i].expires < k->next_expiry))
 			k->next_expiry = c[i].expires;
 	n = merge(c, n);
+	parts = malloc(sizeof(*parts));
 	for (size_t i = 0; i < n; i++) {
-		if (verified(&c[i]))
+		bool v = false;
+
+		if (parts && verified(&c[i], parts, &v) < 0) {
+			free(parts);
+			parts = NULL;
+		}
+		if (v)
 			c[kept++] = c[i];
 		else
 			cand_free(&c[i]);
 	}
 	k->e = c;
 	k->n = kept;
+	if (parts == NULL)
+		return DB_ERROR;
+	free(parts);
 	k->match = calloc(kept * F__MAX + 1, sizeof(*k->match));
 	k->touched = calloc(kept + 1, sizeof(*k->touched));
 	k->seen = calloc(kept + 1, sizeof(*k->seen));
@@ -587,43 +645,99 @@ fingerprint(struct db *db, const struct sql *q, char *out, size_t cap)
 }
 
 /*
- * Make the corpus current: at most every discovery_check_ms (at once when
- * a loaded context has expired), compare each source's fingerprint and
- * reload what changed. The routes failing drops the corpus (DB_ERROR); the
- * reviews or the recognition index failing only marks that source
- * unavailable.
+ * Forget in a what b shares with it (one is a partial reload of the other:
+ * the same entries with the same strings and word index), so that
+ * corpus_clear(a) frees only what is a's alone: its entry array, and the
+ * review items, order and scratch that b does not hold too.
+ */
+static void
+corpus_unshare(struct corpus *a, const struct corpus *b)
+{
+	for (size_t i = 0; i < a->n; i++) {
+		struct cand *x = &a->e[i];
+
+		x->url = x->title = x->summary = x->context = NULL;
+		if (x->reviews == b->e[i].reviews)
+			x->reviews = NULL;
+	}
+	if (a->order == b->order)
+		a->order = NULL;
+	if (a->match == b->match) {
+		a->match = a->touched = a->seen = NULL;
+		a->rel = NULL;
+	}
+	memset(&a->wi, 0, sizeof(a->wi));
+}
+
+/*
+ * k becomes a partial copy of cur: its own entry array, everything else
+ * shared (the strings, the word index, the review items, the order), and
+ * no scratch, which corpus_swap hands over. -1 when out of memory.
+ */
+static int
+corpus_share(struct corpus *k, const struct corpus *cur)
+{
+	memset(k, 0, sizeof(*k));
+	if (cur->n > 0) {
+		if ((k->e = malloc(cur->n * sizeof(*k->e))) == NULL)
+			return -1;
+		memcpy(k->e, cur->e, cur->n * sizeof(*k->e));
+	}
+	k->n = cur->n;
+	k->loaded = cur->loaded;
+	k->chain_id = cur->chain_id;
+	memcpy(k->desc_fp, cur->desc_fp, sizeof(k->desc_fp));
+	memcpy(k->usage_fp, cur->usage_fp, sizeof(k->usage_fp));
+	memcpy(k->reviews_fp, cur->reviews_fp, sizeof(k->reviews_fp));
+	k->next_expiry = cur->next_expiry;
+	k->order = cur->order;
+	k->activity = cur->activity;
+	k->reviews_ok = cur->reviews_ok;
+	k->wi = cur->wi;
+	return 0;
+}
+
+/*
+ * Build into *k the current corpus, from cur (the corpus in use) and the
+ * fingerprints: run by the refresher only, without corpus_lock (see
+ * refresh_state). Each source's fingerprint is compared and what changed
+ * reloaded: a changed description (contexts, catalog), an expired
+ * context or another chain is a full reload; a moved recognition index or
+ * changed reviews reload only those, into a partial copy of cur (*shared
+ * true). The routes failing is that failure (DB_UNAVAILABLE, or DB_ERROR
+ * for a refused statement or out of memory) with *k empty, the corpus to
+ * drop; the reviews or the recognition index failing only marks that
+ * source unavailable.
  */
 static enum db_rc
-corpus_refresh(struct req *r)
+corpus_build(struct req *r, const struct corpus *cur, struct corpus *k, bool *shared)
 {
-	struct corpus *k = &corpus;
 	uint64_t now = now_ms(), chain = r->cfg->chain_id;
 	long long wall = (long long)time(NULL);
 	char b[1536], desc[256], usage[64], reviews[256];
 	struct sql q = SQL_ON(b);
-	bool expired = k->loaded && k->next_expiry != 0 && wall >= k->next_expiry;
-	bool reload, reorder;
+	bool expired = cur->loaded && cur->next_expiry != 0 && wall >= cur->next_expiry;
+	bool latched = json_alloc_latched(), reload, reorder;
 	enum db_rc rc;
 
-	if (k->loaded && k->chain_id == chain && !expired && now - k->checked_ms < r->cfg->discovery_check_ms)
-		return DB_OK;
+	memset(k, 0, sizeof(*k));
+	*shared = false;
 	sql_add(&q, "SELECT CONCAT_WS(':', (SELECT COUNT(*) FROM route_contexts WHERE "
 	    "chain_id = ?), (SELECT IFNULL(MAX(published_at), '') FROM route_contexts WHERE "
 	    "chain_id = ?), (SELECT COUNT(*) FROM catalog_resources), (SELECT "
 	    "IFNULL(MAX(generation), 0) FROM catalog_resources))", SQL_U64(chain), SQL_U64(chain));
-	if ((rc = fingerprint(r->db, &q, desc, sizeof(desc))) != DB_OK) {
-		corpus_clear(k);
+	if ((rc = fingerprint(r->db, &q, desc, sizeof(desc))) != DB_OK)
 		return rc;
-	}
-	reload = !k->loaded || k->chain_id != chain || expired || strcmp(desc, k->desc_fp) != 0;
+	reload = !cur->loaded || cur->chain_id != chain || expired || strcmp(desc, cur->desc_fp) != 0;
 	reorder = reload;
 	if (reload) {
-		corpus_clear(k);
 		k->chain_id = chain;
-		if ((rc = load_corpus(r->db, k, wall)) != DB_OK) {
-			corpus_clear(k);
-			return rc;
-		}
+		if ((rc = load_corpus(r->db, k, wall)) != DB_OK)
+			goto fail;
+	} else {
+		if (corpus_share(k, cur) < 0)
+			return DB_ERROR;
+		*shared = true;
 	}
 	sql_reset(&q);
 	sql_add(&q, "SELECT IFNULL(MAX(block_number), 'none') FROM indexer_checkpoints "
@@ -654,18 +768,20 @@ corpus_refresh(struct req *r)
 		reorder = reorder || k->reviews_ok;
 		k->reviews_ok = false;
 		reviews[0] = '\0';
-		reviews_clear(k);
+		reviews_drop(k, !*shared);
 	} else if (reload || !k->reviews_ok || strcmp(reviews, k->reviews_fp) != 0) {
 		reorder = true;
+		reviews_drop(k, !*shared);
 		k->reviews_ok = load_reviews(r->db, r->cfg, k) == DB_OK;
 		if (!k->reviews_ok) {
 			reviews[0] = '\0';
-			reviews_clear(k);
+			reviews_drop(k, true);
 		}
 	}
-	if (reorder && corpus_order(k) < 0) {
-		corpus_clear(k);
-		return DB_ERROR;
+	/* Out of memory while building review items: no corpus missing some. */
+	if ((!latched && json_alloc_latched()) || (reorder && corpus_order(k) < 0)) {
+		rc = DB_ERROR;
+		goto fail;
 	}
 	k->loaded = true;
 	k->checked_ms = now;
@@ -673,20 +789,112 @@ corpus_refresh(struct req *r)
 	memcpy(k->usage_fp, usage, sizeof(usage));
 	memcpy(k->reviews_fp, reviews, sizeof(reviews));
 	return DB_OK;
+fail:
+	if (*shared)
+		corpus_unshare(k, cur);
+	corpus_clear(k);
+	*shared = false;
+	return rc;
+}
+
+/*
+ * Put next in place of the corpus (corpus_lock held): a partial reload
+ * takes over the scratch of the corpus it shares the entries with. What
+ * only the old corpus held waits in `retired` for corpus_release.
+ */
+static void
+corpus_swap(struct corpus *next, bool shared)
+{
+	struct corpus old = corpus;
+
+	if (shared) {
+		next->match = old.match;
+		next->touched = old.touched;
+		next->seen = old.seen;
+		next->rel = old.rel;
+		next->gen = old.gen;
+		next->ntouched = 0;
+		corpus_unshare(&old, next);
+	}
+	corpus = *next;
+	corpus_clear(&retired);
+	retired = old;
+}
+
+/*
+ * Refresh as the refresher (refresh_state.running set by this thread):
+ * build without corpus_lock, then take it, swap and end the refresh. Returns
+ * with corpus_lock held, as corpus_acquire does.
+ */
+static enum db_rc
+corpus_refresh(struct req *r)
+{
+	struct corpus next;
+	bool shared;
+	enum db_rc rc = corpus_build(r, &corpus, &next, &shared);
+
+	corpus_lock_take();
+	corpus_swap(&next, shared);
+	pthread_mutex_lock(&refresh_state.mu);
+	refresh_state.running = false;
+	refresh_state.finished++;
+	refresh_state.rc = rc;
+	pthread_cond_broadcast(&refresh_state.done);
+	pthread_mutex_unlock(&refresh_state.mu);
+	return rc;
 }
 
 enum db_rc
 corpus_acquire(struct req *r, struct corpus **out)
 {
-	corpus_lock_take();
 	*out = &corpus;
-	return corpus_refresh(r);
+	for (;;) {
+		const struct corpus *k = &corpus;
+		long long wall = (long long)time(NULL);
+		bool usable, fresh;
+		uint64_t seen;
+		enum db_rc rc;
+
+		corpus_lock_take();
+		usable = k->loaded && k->chain_id == r->cfg->chain_id &&
+		    (k->next_expiry == 0 || wall < k->next_expiry);
+		fresh = usable && now_ms() - k->checked_ms < r->cfg->discovery_check_ms;
+		if (fresh)
+			return DB_OK;
+		pthread_mutex_lock(&refresh_state.mu);
+		if (!refresh_state.running) {
+			refresh_state.running = true;
+			pthread_mutex_unlock(&refresh_state.mu);
+			corpus_lock_give();
+			return corpus_refresh(r);
+		}
+		if (usable) {
+			/* Another thread is refreshing: answer from the corpus in place meanwhile. */
+			pthread_mutex_unlock(&refresh_state.mu);
+			return DB_OK;
+		}
+		/* Nothing to answer from until that refresh ends: wait for it, without corpus_lock. */
+		seen = refresh_state.finished;
+		pthread_mutex_unlock(&refresh_state.mu);
+		corpus_lock_give();
+		pthread_mutex_lock(&refresh_state.mu);
+		while (refresh_state.running && refresh_state.finished == seen)
+			pthread_cond_wait(&refresh_state.done, &refresh_state.mu);
+		rc = refresh_state.rc;
+		pthread_mutex_unlock(&refresh_state.mu);
+		if (rc != DB_OK) {
+			/* It failed: so does this request, rather than each waiter asking again. */
+			corpus_lock_take();
+			return rc;
+		}
+	}
 }
 
 void
 corpus_release(void)
 {
 	corpus_lock_give();
+	corpus_clear(&retired);
 }
 
 json_object *
@@ -694,5 +902,9 @@ corpus_copy(json_object *src)
 {
 	json_object *dst = NULL;
 
-	return json_object_deep_copy(src, &dst, NULL) == 0 ? dst : NULL;
+	if (json_object_deep_copy(src, &dst, NULL) == 0)
+		return dst;
+	/* json_object_deep_copy is not among the wrapped calls: latch here (lib/json.h). */
+	json_alloc_failed();
+	return NULL;
 }

@@ -8,7 +8,9 @@
  * only way in is corpus_acquire(), which takes the lock; everything the
  * corpus owns (entries, strings, JSON values, the index) stays the
  * corpus's, and an answer that keeps a corpus JSON value takes
- * corpus_copy() of it, never a reference.
+ * corpus_copy() of it, never a reference: a refresh swaps a new corpus in
+ * under the lock and frees the old one, which no answer may then use.
+ * No database query runs under corpus_lock (corpus.c).
  */
 #ifndef WAYMARK_CORPUS_H
 #define WAYMARK_CORPUS_H
@@ -73,15 +75,17 @@ struct corpus {
 };
 
 /*
- * Take corpus_lock and bring the corpus up to date for r (r->db
- * connected). *out is the process's corpus whatever the result, valid
- * until corpus_release(); the caller calls corpus_release() exactly once.
- * DB_OK, or the code of the failure that left the routes unreadable (the
- * corpus is then empty and must not be answered from).
+ * Bring the corpus up to date for r (r->db connected; the queries run
+ * before corpus_lock is taken) and take corpus_lock. *out is the
+ * process's corpus whatever the result, valid until corpus_release(); the
+ * caller calls corpus_release() exactly once. DB_OK, or the code of the
+ * failure that left the routes unreadable (DB_UNAVAILABLE: the database;
+ * DB_ERROR: a refused statement, or out of memory): the corpus is then
+ * empty and must not be answered from.
  */
 enum db_rc corpus_acquire(struct req *r, struct corpus **out);
 
-/* Release corpus_lock taken by corpus_acquire(). */
+/* Release corpus_lock taken by corpus_acquire(), then free what a refresh of this thread replaced. */
 void corpus_release(void);
 
 /*
@@ -115,7 +119,8 @@ void corpus_review_sql(struct sql *q, uint64_t chain, const char *reviewer);
 /*
  * A deep copy of a corpus JSON value: the answer outlives corpus_lock, and
  * json-c's reference counts are not atomic, so no corpus object is shared
- * with an answer. The caller owns the copy; NULL when out of memory.
+ * with an answer. The caller owns the copy; NULL when out of memory, with
+ * the thread's JSON latch set (lib/json.h), so the answer is a 500.
  */
 json_object *corpus_copy(json_object *src);
 

@@ -47,6 +47,7 @@
 #include "config.h"
 #include "corpus.h"
 #include "db.h"
+#include "dbfail.h"
 #include "discovery.h"
 #include "hex.h"
 #include "json.h"
@@ -272,7 +273,19 @@ find_mine(const struct mine *m, size_t n, const struct cand *c)
 	return bsearch(&key, m, n, sizeof(*m), mine_cmp);
 }
 
-/* The reviewer's review items, grouped by route (sorted by route ID). */
+static void
+mine_free(struct mine *m, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		json_object_put(m[i].items);
+	free(m);
+}
+
+/*
+ * The reviewer's review items, grouped by route (sorted by route ID), into
+ * *out[*n] (mine_free). On failure (DB_ERROR also when out of memory)
+ * nothing is left allocated: *out NULL, *n 0.
+ */
 static enum db_rc
 load_mine(struct req *r, const char *rhex, struct mine **out, size_t *n)
 {
@@ -300,7 +313,7 @@ load_mine(struct req *r, const char *rhex, struct mine **out, size_t *n)
 				struct mine *nm = realloc(*out, ncap * sizeof(*nm));
 
 				if (nm == NULL) {
-					rc = DB_ERROR;
+					rc = DB_ERROR;   /* *out is still the old array, freed below */
 					break;
 				}
 				*out = nm;
@@ -316,19 +329,27 @@ load_mine(struct req *r, const char *rhex, struct mine **out, size_t *n)
 	}
 	if (res)
 		mysql_free_result(res);
+	if (rc != DB_OK) {
+		mine_free(*out, *n);
+		*out = NULL;
+		*n = 0;
+	}
 	return rc;
 }
 
-/* The snapshot from k, a current corpus (corpus_lock held). */
+/*
+ * The snapshot from k, a current corpus (corpus_lock held), with the
+ * reviewer's own review items (mine, loaded before the lock) when reviewer
+ * is set. Reads no table. Out of memory is a 500, never fewer candidates.
+ */
 static enum err
 snapshot_locked(struct req *r, struct resp *w, struct corpus *k, const char *q, uint64_t limit,
-    const struct addr *reviewer, json_object **out)
+    const struct addr *reviewer, const char *rhex, const struct mine *mine, size_t nmine,
+    json_object **out)
 {
 	struct terms tm = { .n = 0 };
 	struct hit *hits = NULL;
-	struct mine *mine = NULL;
-	size_t nh = 0, nmine = 0;
-	char rhex[ADDR_TEXT_LEN + 1] = "";
+	size_t nh = 0;
 	char stamp[32];
 	json_object *o, *query, *arr;
 
@@ -338,13 +359,9 @@ snapshot_locked(struct req *r, struct resp *w, struct corpus *k, const char *q, 
 		    "Discovery by reviewer cannot answer while the reviews are unavailable; this is not "
 		    "an empty result.");
 	wordindex_words(q, strlen(q), add_term, &tm);
-	if (reviewer) {
-		addr_format_lower(reviewer, rhex);
-		memmove(rhex, rhex + 2, 41);
-		if (load_mine(r, rhex, &mine, &nmine) != DB_OK)
-			return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL,
-			    "Discovery cannot answer while the database is unavailable; this is not an empty result.");
-	}
+	/* Before the match touches the scratch, which a failure must leave clean. */
+	if (tm.n > 0 && (hits = calloc(limit + 1, sizeof(*hits))) == NULL)
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
 	arr = json_object_new_array();
 	if (tm.n == 0) {
 		/* No terms: by review evidence, then route ID (the precomputed order). */
@@ -366,9 +383,8 @@ snapshot_locked(struct req *r, struct resp *w, struct corpus *k, const char *q, 
 			wordindex_prefix(&k->wi, tm.t[t], on_match, &mc);
 		}
 		/* Keep the best `limit` hits in order (insertion into a short array). */
-		hits = calloc(limit + 1, sizeof(*hits));
 		rank_entries = k->e;
-		for (size_t i = 0; hits && i < k->ntouched; i++) {
+		for (size_t i = 0; i < k->ntouched; i++) {
 			uint32_t d = k->touched[i];
 			struct hit h = { .doc = d, .relevance = k->rel[d] };
 			size_t pos;
@@ -393,9 +409,6 @@ snapshot_locked(struct req *r, struct resp *w, struct corpus *k, const char *q, 
 		k->ntouched = 0;
 		free(hits);
 	}
-	for (size_t i = 0; i < nmine; i++)
-		json_object_put(mine[i].items);
-	free(mine);
 	o = json_object_new_object();
 	json_object_object_add(o, "version", json_object_new_string("1"));
 	json_object_object_add(o, "generatedAt",
@@ -422,16 +435,33 @@ discovery_snapshot(struct req *r, struct resp *w, const char *q, uint64_t limit,
     const struct addr *reviewer, json_object **out)
 {
 	struct corpus *k;
+	struct mine *mine = NULL;
+	size_t nmine = 0;
+	char rhex[ADDR_TEXT_LEN + 1] = "";
+	enum db_rc rc = DB_OK;
 	enum err e;
 
 	*out = NULL;
-	if (corpus_acquire(r, &k) != DB_OK)
+	/* The one query of a request: before corpus_lock, which no query is made under. */
+	if (reviewer) {
+		addr_format_lower(reviewer, rhex);
+		memmove(rhex, rhex + 2, 41);
+		if ((rc = load_mine(r, rhex, &mine, &nmine)) != DB_OK)
+			return rc == DB_UNAVAILABLE ? resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL,
+			    "Discovery cannot answer while the database is unavailable; this is not an "
+			    "empty result.") : db_fail(w, rc);
+	}
+	rc = corpus_acquire(r, &k);
+	if (rc == DB_UNAVAILABLE)
 		e = resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL,
 		    "Discovery cannot answer while its route descriptions are unavailable; this is not "
 		    "an empty result.");
+	else if (rc != DB_OK)
+		e = db_fail(w, rc);
 	else
-		e = snapshot_locked(r, w, k, q, limit, reviewer, out);
+		e = snapshot_locked(r, w, k, q, limit, reviewer, rhex, mine, nmine, out);
 	corpus_release();
+	mine_free(mine, nmine);
 	return e;
 }
 

@@ -193,7 +193,7 @@ h_review_v1_post(struct req *r, struct resp *w)
 	struct sql q = SQL_ON(qb), ins;
 	size_t jl;
 	const char *js;
-	enum db_rc rc;
+	enum db_rc rc, rc2;
 	bool found = false;
 
 	if (review_v1_parse(rv->object, &v, field, sizeof(field), why, sizeof(why)) < 0)
@@ -213,7 +213,7 @@ h_review_v1_post(struct req *r, struct resp *w)
 	sql_add(&q, "SELECT tipper, route_id FROM routed_boons WHERE chain_id = ? AND tx_hash = ? "
 	    "AND log_index = ?", SQL_U64(r->cfg->chain_id), SQL_BYTES(v.tx_hash, 32), SQL_U64(v.log_index));
 	if ((rc = db_query(r->db, &q, &res)) != DB_OK)
-		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
+		return db_fail(w, rc);
 	if (res && (row = mysql_fetch_row(res)) != NULL) {
 		unsigned long *len = mysql_fetch_lengths(res);
 
@@ -248,8 +248,9 @@ h_review_v1_post(struct req *r, struct resp *w)
 		const size_t cap = 64 * 1024;
 		char *ib = pool_alloc(&r->pool, cap);
 
+		/* Out of memory (or a review past what we store): ours, not the database's. */
 		if (ib == NULL || js == NULL || jl > 8192)
-			return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
+			return resp_fail(w, ERR_INTERNAL, NULL, NULL);
 		sql_on(&ins, ib, cap);
 		sql_add(&ins, "INSERT INTO reviews (chain_id, lane, route_id, reviewer, review_text, "
 		    "created_at, published_at, digest, signature, signature_kind, review_json, "
@@ -263,8 +264,11 @@ h_review_v1_post(struct req *r, struct resp *w)
 	rc = db_exec(r->db, &ins);
 	if (rc != DB_OK && rc != DB_DUPLICATE)
 		return db_fail(w, rc);
-	if (load_by_recognition(r, tx, v.log_index, &rec, stored, sizeof(stored)) != DB_OK || rec == NULL)
-		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
+	if ((rc2 = load_by_recognition(r, tx, v.log_index, &rec, stored, sizeof(stored))) != DB_OK)
+		return db_fail(w, rc2);
+	/* The row was just written or found: no record is out of memory building it. */
+	if (rec == NULL)
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
 	if (pool_defer(&r->pool, json_release, rec) < 0) {
 		json_object_put(rec);
 		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
@@ -288,10 +292,11 @@ h_site_route_reviews_get(struct req *r, struct resp *w)
 	MYSQL_ROW row;
 	json_object *o, *sum, *arr, *pg;
 	long long total = 0;
+	enum db_rc rc;
 
 	hex_encode(rv->b32, 32, rid);
-	if (review_summary(r->db, r->cfg, rid + 2, &sum) != DB_OK)
-		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
+	if ((rc = review_summary(r->db, r->cfg, rid + 2, &sum)) != DB_OK)
+		return db_fail(w, rc);
 	if (pool_defer(&r->pool, json_release, sum) < 0) {
 		json_object_put(sum);
 		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
@@ -306,8 +311,8 @@ h_site_route_reviews_get(struct req *r, struct resp *w)
 	sql_add(&q, "SELECT " REVIEW_COLUMNS " FROM " REVIEW_FROM " WHERE r.chain_id = ? "
 	    "AND r.route_id = ? ORDER BY r.published_at DESC, r.id DESC LIMIT ? OFFSET ?",
 	    SQL_U64(r->cfg->chain_id), SQL_BYTES(rv->b32, 32), SQL_U64(limit), SQL_U64(offset));
-	if (db_query(r->db, &q, &res) != DB_OK)
-		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
+	if ((rc = db_query(r->db, &q, &res)) != DB_OK)
+		return db_fail(w, rc);
 	o = json_object_new_object();
 	if (pool_defer(&r->pool, json_release, o) < 0) {
 		json_object_put(o);
@@ -324,8 +329,9 @@ h_site_route_reviews_get(struct req *r, struct resp *w)
 	if (res)
 		mysql_free_result(res);
 	json_object_object_add(o, "reviews", arr);
-	if (accounts_fill_reviews(r->db, r->cfg, arr) != DB_OK)
-		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
+	/* DB_ERROR is also its out of memory: a 500, never database_unavailable. */
+	if ((rc = accounts_fill_reviews(r->db, r->cfg, arr)) != DB_OK)
+		return db_fail(w, rc);
 	pg = json_object_new_object();
 	json_object_object_add(pg, "limit", json_object_new_int64((int64_t)limit));
 	json_object_object_add(pg, "offset", json_object_new_int64((int64_t)offset));

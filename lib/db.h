@@ -1,5 +1,12 @@
 /*
- * db.h: one MariaDB connection per process (a worker, or a tool).
+ * db.h: a MariaDB connection. One per thread that talks to the database,
+ * never shared between threads: each worker thread opens its own,
+ * between mysql_thread_init and mysql_thread_end (a worker process runs
+ * several threads, fcgi/main.c), and the indexer and the
+ * operator tool use one each from their main thread (the indexer's fetch
+ * thread talks only to the RPC node). A struct db has no lock; its owner
+ * thread is the only one to touch it. Call mysql_library_init once before
+ * any thread starts (docs/ARCHITECTURE.md, Worker).
  *
  * The connection opens lazily and reopens by itself: when a statement
  * fails because the server went away (restart, timeout), and no

@@ -1,9 +1,12 @@
 /*
  * migrate.h: schema migrations. The files NNN_name.sql in a folder are
  * applied once each, in version order, and recorded in schema_migrations
- * (created by 001). A named MariaDB lock serialises concurrent runs; an
- * applied file whose SHA-256 changed, a gap or a repeated version stops
- * the run with a message.
+ * (created by 001). A MariaDB named lock (GET_LOCK 'waymark_migrate', 60 s)
+ * serialises runs against the same server only: it is held by the
+ * connection (lost with it), is no transaction (a file that fails partway
+ * stays partly applied, unrecorded) and is not replicated by Galera
+ * (docs/ARCHITECTURE.md, Data model). An applied file whose SHA-256
+ * changed, a gap or a repeated version stops the run with a message.
  */
 #ifndef WAYMARK_MIGRATE_H
 #define WAYMARK_MIGRATE_H

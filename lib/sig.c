@@ -168,8 +168,8 @@ sig_recover(const uint8_t digest[32], const struct sig *s, struct addr *out)
 
 	if ((e = check_rs(s)) != SIG_OK)
 		return e;
-	if (sig_init() < 0)
-		return SIG_NO_RECOVERY;
+	if (ctx == NULL)
+		return SIG_NO_RECOVERY;   /* sig_init has not run: fail closed */
 	memcpy(rs, s->r, 32);
 	memcpy(rs + 32, s->s, 32);
 	if (!secp256k1_ecdsa_recoverable_signature_parse_compact(ctx, &rsig, rs, s->recid))
@@ -205,7 +205,7 @@ sig_sign(const uint8_t key[32], const uint8_t digest[32], uint8_t out[65])
 	secp256k1_ecdsa_recoverable_signature rsig;
 	int recid = -1;
 
-	if (sig_init() < 0)
+	if (ctx == NULL)
 		return -1;
 	if (!secp256k1_ec_seckey_verify(ctx, key))
 		return -1;
@@ -224,7 +224,7 @@ sig_key_address(const uint8_t key[32], struct addr *out)
 {
 	secp256k1_pubkey pub;
 
-	if (sig_init() < 0)
+	if (ctx == NULL)
 		return -1;
 	if (!secp256k1_ec_seckey_verify(ctx, key))
 		return -1;

@@ -11,9 +11,11 @@
  * is malleable and is rejected with SIG_HIGH_S.
  *
  * The library context is created once per process (sig_init) and is
- * read-only afterwards, so it can be shared. Call sig_init before starting
- * threads; sig_recover, sig_sign and sig_key_address call it themselves
- * when it has not run yet (not thread-safe on that first call).
+ * read-only afterwards, so it can be shared. Every program calls sig_init
+ * once at start, before any thread (fcgi/main.c, tools/waymark.c, the
+ * tests); nothing creates it lazily from a request, where two threads
+ * could race to. Before it, sig_recover answers SIG_NO_RECOVERY and
+ * sig_sign and sig_key_address -1.
  *
  * Return conventions: parsing and recovery return enum sig_err (callers
  * tell the reasons apart); sig_init, sig_sign and sig_key_address are

@@ -392,9 +392,13 @@ siwx_challenge_json(const struct siwx_challenge *c)
 {
 	json_object *ext = json_object_new_object(), *info = json_object_new_object();
 	json_object *chains = json_object_new_array(), *chain = json_object_new_object();
-	json_object *res = json_object_new_array(), *schema = json_tokener_parse(proof_schema);
+	json_object *res = json_object_new_array(), *schema = NULL;
 	char issued[32], expires[32], caip2[32];
 	int rc = 0;
+
+	/* Not json_tokener_parse, which crashes out of memory (lib/typed.c); the constant parses. */
+	if (json_parse_strict(proof_schema, strlen(proof_schema), NULL, &schema, NULL) < 0)
+		json_alloc_failed();
 
 	iso_ms(c->issued_at, issued);
 	iso_ms(c->expires_at, expires);

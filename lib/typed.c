@@ -8,6 +8,7 @@
 #include "brand.h"
 #include "eip712.h"
 #include "hex.h"
+#include "json.h"
 #include "keccak.h"
 #include "typed.h"
 #include "banned.h"
@@ -162,8 +163,20 @@ json_object *
 typed_types_new(enum typed_kind kind)
 {
 	const struct typed_def *t = def_of(kind);
+	json_object *o = NULL;
 
-	return t ? json_tokener_parse(t->types) : NULL;
+	if (t == NULL)
+		return NULL;
+	/*
+	 * Not json_tokener_parse: out of memory it adds a member whose name it
+	 * could not copy (a NULL key) and crashes. Our constant parses, so a
+	 * failure here is out of memory (lib/json.h).
+	 */
+	if (json_parse_strict(t->types, strlen(t->types), NULL, &o, NULL) < 0) {
+		json_alloc_failed();
+		return NULL;
+	}
+	return o;
 }
 
 /* Pick a fixed or caller value: *out is the value, or -1 when they conflict or it is missing. */

@@ -47,6 +47,7 @@
 #include "version.h"
 #include "facilitator.h"
 #include "rpc.h"
+#include "sig.h"
 #include "banned.h"
 
 static const char *const auth_names[AUTH__MAX] = {
@@ -588,6 +589,11 @@ main(int argc, char **argv)
 	argv += optind;
 	if (argc < 1)
 		return usage();
+	/* Once, before anything recovers or signs (catalog offers, keygen): lib/sig.h. */
+	if (sig_init() < 0) {
+		fprintf(stderr, "waymark: cannot create the secp256k1 context\n");
+		return 1;
+	}
 	if (strcmp(argv[0], "config") == 0)
 		return cmd_config(path, argc - 1, argv + 1);
 	if (strcmp(argv[0], "migrate") == 0)

@@ -15,13 +15,30 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "sig.h"
+
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+int LLVMFuzzerInitialize(int *argc, char ***argv);
 
 #define CHECK(cond) \
 	do { \
 		if (!(cond)) \
 			abort(); \
 	} while (0)
+
+/*
+ * Once per target, before any input: the signature context, as every
+ * program creates it at start (lib/sig.h), so recovery is exercised.
+ * Each target is one .c file, so this definition is made once.
+ */
+int
+LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+	(void)argc;
+	(void)argv;
+	CHECK(sig_init() == 0);
+	return 0;
+}
 
 /* A NUL-terminated copy of data[0..size) (caller frees); aborts when out of memory. */
 static inline char *

@@ -208,6 +208,34 @@ struct treq {
 };
 
 #define RID "0x0000000000000000000000000000000000000000000000000000000000000001"
+/* t/fuzz/corpus/x402/header-payment with a 66-byte signature: well-formed, for another URL. */
+#define PAY_OTHER_RESOURCE "payment-signature: " \
+	    "eyJ4NDAyVmVyc2lvbiI6MiwicmVzb3VyY2UiOnsidXJsIjoiaHR0cHM6Ly9hcGkuZXhhbXBsZS5vcmcv" \
+	    "YXBpL3YxL3g0MDIvcm91dGVzL3giLCJkZXNjcmlwdGlvbiI6ImZ1enoiLCJtaW1lVHlwZSI6ImFwcGxp" \
+	    "Y2F0aW9uL2pzb24ifSwiYWNjZXB0ZWQiOnsic2NoZW1lIjoiZXhhY3QiLCJuZXR3b3JrIjoiZWlwMTU1" \
+	    "Ojg0NTMiLCJhbW91bnQiOiIxMDAwMCIsImFzc2V0IjoiMHg4MzM1ODlmQ0Q2ZURiNkUwOGY0YzdDMzJE" \
+	    "NGY3MWI1NGJkQTAyOTEzIiwicGF5VG8iOiIweDIwOTY5M0JjNmFmYzBDNTMyOGJBMzZGYUYwM0M1MTRF" \
+	    "RjMxMjI4N0MiLCJtYXhUaW1lb3V0U2Vjb25kcyI6NjAsImV4dHJhIjp7Im5hbWUiOiJVU0QgQ29pbiIs" \
+	    "InZlcnNpb24iOiIyIn19LCJwYXlsb2FkIjp7ImF1dGhvcml6YXRpb24iOnsiZnJvbSI6IjB4ODU3YjA2" \
+	    "NTE5RTkxZTNBNTQ1Mzg3OTFiRGJiMEUyMjM3M2UzNmI2NiIsInRvIjoiMHgyMDk2OTNCYzZhZmMwQzUz" \
+	    "MjhiQTM2RmFGMDNDNTE0RUYzMTIyODdDIiwidmFsdWUiOiIxMDAwMCIsInZhbGlkQWZ0ZXIiOiIxNzQw" \
+	    "NjcyMDg5IiwidmFsaWRCZWZvcmUiOiIxNzQwNjcyMTU0Iiwibm9uY2UiOiIweGYzZjNmM2YzZjNmM2Yz" \
+	    "ZjNmM2YzZjNmM2YzZjNmM2YzZjNmM2YzZjNmM2YzZjNmM2YzZjNmM2YzZjNmM2YzZjMifSwic2lnbmF0" \
+	    "dXJlIjoiMHgxMTExMTExMTExMTExMTExMTExMTExMTExMTExMTExMTExMTExMTExMTExMTExMTExMTEx" \
+	    "MTExMTExMTExMTExMTExMTExMTExMTExMTExMTExMTExMTExMTExMTExMTExMTExMTExMTExMTExMTEx" \
+	    "MTExMTExMTExMTExMTExMTExMTEifSwiZXh0ZW5zaW9ucyI6e319"
+/* The first proof of t/vectors/siwx.json: signed for 127.0.0.1:8080, not the test stack. */
+#define SIWX_OTHER_DOMAIN "sign-in-with-x: " \
+	    "eyJkb21haW4iOiIxMjcuMC4wLjE6ODA4MCIsImFkZHJlc3MiOiIweGYzOUZkNmU1MWFhZDg4RjZGNGNl" \
+	    "NmFCODgyNzI3OWNmZkZiOTIyNjYiLCJzdGF0ZW1lbnQiOiJTaWduIGluIHRvIHdheW1hcmsgdG8gbWFu" \
+	    "YWdlIHlvdXIgcHJvZmlsZS4iLCJ1cmkiOiJodHRwOi8vMTI3LjAuMC4xOjgwODAvYXBpL3YxL3g0MDIv" \
+	    "cHJvZmlsZXMiLCJ2ZXJzaW9uIjoiMSIsImNoYWluSWQiOiJlaXAxNTU6ODQ1MyIsInR5cGUiOiJlaXAx" \
+	    "OTEiLCJub25jZSI6ImExYjJjM2Q0ZTVmNjc4OTBhMWIyYzNkNGU1ZjY3ODkwIiwiaXNzdWVkQXQiOiIy" \
+	    "MDI2LTExLTIzVDEwOjMwOjAwLjAwMFoiLCJleHBpcmF0aW9uVGltZSI6IjIwMjYtMTEtMjNUMTA6MzU6" \
+	    "MDAuMDAwWiIsInJlc291cmNlcyI6WyJodHRwOi8vMTI3LjAuMC4xOjgwODAvYXBpL3YxL3g0MDIvcHJv" \
+	    "ZmlsZXMiXSwic2lnbmF0dXJlIjoiMHg4ZDNhYzNiMjI0NjU4NzZkNWU3ZTBhNjYzOWMxYTk5N2YwMzBi" \
+	    "MGJhZGE1ZDRkMTFmZmFkYzFiMjEyOTJkMjlhMDdkNDgyZjUxZDU5YmM4MDFhODY4YTE0MTM5NDAzMWY4" \
+	    "Y2NhMzRiYmRhMzQ5ZGU1MmExYWM4MjBiYmYxZGUwNzFiIn0="
 #define MCP_CALL(tool, args) \
 	"{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"" tool \
 	"\",\"arguments\":" args "}}"
@@ -266,8 +294,25 @@ static const struct treq reqs[] = {
 	{ "POST /mcp discovery tool", "POST", "/mcp", "application/json",
 	    MCP_CALL(BRAND_LOWER "_discovery", "{\"q\":\"weather\",\"limit\":2}"),
 	    .check = SAME_STATUS },
-	{ "POST route context, bad note", "POST", "/api/v1/x402/route-contexts", "application/json",
-	    "{\"routeNote\":\"{}\",\"offer\":\"{}\",\"signature\":\"0x00\"}", .check = SAME_STATUS },
+	/* a valid signed publication (t/vectors/route-contexts.json), so the handler runs */
+	{ "POST route context, signed note", "POST", "/api/v1/x402/route-contexts", "application/json",
+	    "{\"noteJson\":\"{\\\"version\\\":\\\"1\\\",\\\"route\\\":{\\\"publicEndpointUrl\\\":\\\""
+	    "https://api.example.com/v1/forecast\\\",\\\"method\\\":\\\"GET\\\"},\\\"intent\\\":\\\"R"
+	    "eturns a 7-day weather forecast for a latitude and longitude.\\\",\\\"fit\\\":\\\"Use wh"
+	    "en an agent needs hourly or daily forecasts for one place; one paid call per place.\\\","
+	    "\\\"limits\\\":[\\\"Land areas only.\\\",\\\"No forecasts beyond 7 days.\\\"],\\\"reques"
+	    "tSchemaUri\\\":\\\"https://api.example.com/schemas/forecast.json\\\",\\\"documentationUr"
+	    "i\\\":null,\\\"contextUris\\\":[\\\"ipfs://bafybeigdyrzt5sfp7udm7hu76uh7y26nf3efuylqabf3"
+	    "oclgtqy55fbzdi\\\"],\\\"createdAt\\\":1767225600,\\\"expiresAt\\\":1798761600}\",\"offer"
+	    "Json\":\"{\\\"version\\\":\\\"1\\\",\\\"noteEndpoint\\\":\\\"https://notes.example.com/r"
+	    "oute-note\\\",\\\"method\\\":\\\"GET\\\",\\\"network\\\":\\\"eip155:8453\\\",\\\"asset"
+	    "\\\":\\\"0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913\\\",\\\"payTo\\\":\\\"0xf39Fd6e51aad"
+	    "88F6F4ce6aB8827279cffFb92266\\\",\\\"amountAtomic\\\":\\\"1000\\\",\\\"responseDigest"
+	    "\\\":\\\"0x0403b81098a734380b486b90c9c7e4d838784bd6bbded9b73616b1dd22133a30\\\",\\\"resp"
+	    "onseBytes\\\":552,\\\"expiresAt\\\":1798761600}\",\"signature\":\"0xc0b62c4d441d49e8fe31"
+	    "e85336899f6f4db3130ce6376514a951d568b904fa4e1d1d2c676de8405769548584f0c9130eede365fedd16"
+	    "260680030c140f40ddea1b\"}",
+	    .check = SAME_STATUS },
 	/* the agent surface (docs/PROTOCOL.md, Agents: A2A and ACP); tasks carry fresh ids */
 	{ "GET agent card", "GET", "/.well-known/agent-card.json", .check = SAME_BYTES },
 	{ "GET /a2a", "GET", "/a2a", .check = SAME_BYTES },
@@ -306,6 +351,17 @@ static const struct treq reqs[] = {
 	{ "paid read, no payment", "GET", "/api/v1/x402/routes?limit=2", .check = SAME_BYTES },
 	{ "paid read, bad payment", "GET", "/api/v1/x402/routes/" RID, .check = SAME_BYTES,
 	    .headers = { "payment-signature: bm90IGEgcGF5bWVudA==" } },
+	/* past decoding and the shape: a smart-wallet signature (left to the facilitator) on a
+	 * payment for another resource, refused at the binding check */
+	{ "paid read, payment for another resource", "GET", "/api/v1/x402/routes/" RID,
+	    .check = SAME_BYTES, .headers = { PAY_OTHER_RESOURCE } },
+	/* a paid row's prepay hook, with the database, before any payment */
+	{ "paid feed, unknown profile", "GET",
+	    "/api/v1/x402/profiles/00000000-0000-4000-8000-000000000000/activity", .check = SAME_STATUS },
+	/* a sign-in row past the header's shape: a well-formed proof for another domain */
+	{ "sign-in, proof for another domain", "POST", "/api/v1/x402/profiles", "application/json",
+	    "{\"controllerAccount\":\"eip155:8453:0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\"}",
+	    .check = SAME_STATUS, .headers = { SIWX_OTHER_DOMAIN } },
 };
 
 #define NREQS (sizeof(reqs) / sizeof(reqs[0]))
@@ -446,15 +502,44 @@ is_json(const struct answer *a)
 	return good;
 }
 
+/* The length of the top-level array member name of a JSON object answer; -1 when there is none. */
+static long
+array_length(const struct answer *a, const char *name)
+{
+	json_object *o = NULL, *v;
+	long n = -1;
+
+	if (a->len > 0 && json_parse_strict(a->body, a->len, NULL, &o, NULL) == 0 &&
+	    json_object_object_get_ex(o, name, &v) && json_object_is_type(v, json_type_array))
+		n = (long)json_object_array_length(v);
+	json_object_put(o);
+	return n;
+}
+
 /*
  * Whether a run with a failure injected answered acceptably; why in
  * why[cap] when not. A JSON-RPC answer of /mcp may carry the failure as a
- * JSON-RPC or tool error with a 5xx-class code inside a 200.
+ * JSON-RPC or tool error with a 5xx-class code inside a 200. A 200 with
+ * an empty body (or none) is never acceptable, and neither is a discovery
+ * answer with fewer candidates than the normal one: a failure must not
+ * pass for an empty success.
  */
 static bool
 acceptable(const struct treq *t, const struct answer *base, const struct answer *a, char *why,
     size_t cap)
 {
+	long want, got;
+
+	if (a->status == 200 && a->len == 0) {
+		snprintf(why, cap, "200 with an empty body");
+		return false;
+	}
+	if (a->status == 200 && (want = array_length(base, "candidates")) > 0 &&
+	    (got = array_length(a, "candidates")) < want) {
+		snprintf(why, cap, "200 with %ld candidates where the answer has %ld", got < 0 ? 0 : got,
+		    want);
+		return false;
+	}
 	if (a->status >= 500) {
 		if (error_shape(a) || rpc_internal(t, a))
 			return true;
@@ -561,7 +646,9 @@ main(void)
 		fail_at = 0;
 		serve(&g, t, &base);
 		allocs = n_alloc;
-		if (!ok(base.status > 0 && base.status < 500 && (base.len == 0 || is_json(&base)),
+		/* a 200 always has a body; another status may have none */
+		if (!ok(base.status > 0 && base.status < 500 &&
+		    (base.len == 0 ? base.status != 200 : is_json(&base)),
 		    "%s: the normal answer (%d, %lu allocations)", t->name, base.status, allocs)) {
 			printf("#   %.300s\n", base.body);
 			free(base.body);

@@ -14,6 +14,7 @@
 #include "json.h"
 #include "settlement.h"
 #include "tap.h"
+#include "sig.h"
 #include "banned.h"
 
 #define USDC "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913"
@@ -329,6 +330,8 @@ settlements(void)
 int
 main(void)
 {
+	if (!ok(sig_init() == 0, "sig_init, once before anything recovers (lib/sig.h)"))
+		return done_testing();
 	evidence();
 	identity();
 	settlements();

@@ -562,14 +562,20 @@ main(void)
 	test_strerror();
 	sig_release();
 	sig_release();
-	/* Lazy init after release works, then release again. */
+	/* Without the context nothing creates it lazily: each call fails closed; sig_init again works. */
 	{
-		uint8_t key[32];
+		uint8_t key[32], digest[32] = { 1 }, out[65];
 		struct addr a;
+		struct sig s;
 
 		key_of(ANVIL_KEY, key);
-		ok(sig_key_address(key, &a) == 0 && strcmp(addr_str(&a), ANVIL0) == 0,
-		    "functions initialise the context themselves after sig_release");
+		ok(sig_key_address(key, &a) == -1 && sig_sign(key, digest, out) == -1,
+		    "after sig_release, sig_key_address and sig_sign fail rather than create the context");
+		memset(&s, 0, sizeof(s));
+		s.r[31] = s.s[31] = 1;
+		ok(sig_recover(digest, &s, &a) == SIG_NO_RECOVERY, "and sig_recover answers no recovery");
+		ok(sig_init() == 0 && sig_key_address(key, &a) == 0 && strcmp(addr_str(&a), ANVIL0) == 0,
+		    "sig_init after sig_release makes them work again");
 		explicit_bzero(key, sizeof(key));
 		sig_release();
 	}

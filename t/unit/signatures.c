@@ -48,6 +48,8 @@ main(void)
 	const char *kh;
 	size_t published = 0, vectors = 0;
 
+	if (!ok(sig_init() == 0, "sig_init, once before anything recovers (lib/sig.h)"))
+		return done_testing();
 	if (!ok(root != NULL, "vector file loads"))
 		return done_testing();
 	json_object_object_get_ex(root, "signer", &signer);

@@ -20,6 +20,7 @@
 #include "timefmt.h"
 #include "x402.h"
 #include "tap.h"
+#include "sig.h"
 #include "banned.h"
 
 static struct config cfg;
@@ -286,6 +287,8 @@ test_challenge(void)
 int
 main(void)
 {
+	if (!ok(sig_init() == 0, "sig_init, once before anything recovers (lib/sig.h)"))
+		return done_testing();
 	memset(&cfg, 0, sizeof(cfg));   /* no rpc_url: contract wallets fail closed */
 	cfg.rpc_timeout_ms = 1000;
 	test_vectors();

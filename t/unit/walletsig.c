@@ -239,6 +239,8 @@ test_verify(void)
 int
 main(void)
 {
+	if (!ok(sig_init() == 0, "sig_init, once before anything recovers (lib/sig.h)"))
+		return done_testing();
 	load_wrapped();
 	test_6492();
 	test_calldata();

@@ -14,6 +14,7 @@
 #include "json.h"
 #include "tap.h"
 #include "x402.h"
+#include "sig.h"
 #include "banned.h"
 
 struct b64vec {
@@ -259,6 +260,8 @@ main(void)
 	json_object *pr, *o;
 	struct buf b;
 
+	if (!ok(sig_init() == 0, "sig_init, once before anything recovers (lib/sig.h)"))
+		return done_testing();
 	/* ---- base64 */
 	for (size_t i = 0; i < sizeof(b64_ok) / sizeof(b64_ok[0]); i++) {
 		buf_init(&b, 64);
