@@ -16,11 +16,10 @@
 #include "base64.h"
 #include "mpp.h"
 #include "sha256.h"
+#include "fuzz.h"
 #include "banned.h"
 
 #define SECRET "waymark-unit-test-mpp-secret-0123456789"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* The string member name of o, or "". */
 static const char *

@@ -11,9 +11,8 @@
 #include <string.h>
 
 #include "x402.h"
+#include "fuzz.h"
 #include "banned.h"
-
-int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)

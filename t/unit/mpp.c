@@ -18,6 +18,7 @@
 #include "json.h"
 #include "keccak.h"
 #include "mpp.h"
+#include "sig.h"
 #include "tap.h"
 #include "banned.h"
 
@@ -340,6 +341,8 @@ main(void)
 	struct config cfg;
 	struct x402_requirements rq;
 
+	if (!ok(sig_init() == 0, "sig_init, once before anything recovers (lib/sig.h)"))
+		return done_testing();
 	test_base64();
 	setup(&cfg, &rq);
 	test_challenge(&cfg, &rq);
