@@ -147,6 +147,28 @@ req POST "$P" -H 'Content-Type: application/json' -H "PAYMENT-SIGNATURE: $(cat "
 is "$status,$(jqr .error)" "402,payment_already_used" "that authorization buys no other review"
 is "$(balance $PAYER)" 900000 "nothing moved"
 
+# ---- the lane paid over MPP (the unchanged mppx client), with its 202 and resume on that rail
+b7=$(sign $KEY7 "$first" "$now" "Paid over MPP: the forecast matched what the sky did.")
+printf '%s' "$b7" > "$http_tmp/b7"
+final_write_fails
+res=$(node "$top/t/mpp/pay.mjs" --key $KEY1 --url "$URL$P" --body "$http_tmp/b7" --credential-out "$http_tmp/cred7")
+is "$(jq -r '.status, .body.retryWithoutRecharge, .receipt.status' <<<"$res" | tr '\n' ' ')" "202 true success " \
+	"over MPP, settled but the final write failed: 202 with a Payment-Receipt"
+tx=$(jq -r .body.receipt.transaction <<<"$res")
+is "$(jq -r .receipt.reference <<<"$res")" "$tx" "the receipt names the settlement transaction of the 202"
+is "$(balance $PAYER),$(balance $PAYTO)" "850000,150000" "0.05 USDC moved once, to payTo"
+final_write_works
+cred7=$(cat "$http_tmp/cred7")
+req POST "$P" -H 'Content-Type: application/json' -H "Authorization: $cred7" --data-binary "$b7"
+is "$status,$(jqr .evidenceKind)" "201,self_reported" "the identical retry with the same credential publishes it"
+rc=$(header payment-receipt | tr -- '-_' '+/'); while [ $((${#rc} % 4)) != 0 ]; do rc="$rc="; done
+is "$(base64 -d <<<"$rc" | jq -r .reference)" "$tx" "its Payment-Receipt repeats the one settlement"
+is "$(balance $PAYER),$(balance $PAYTO)" "850000,150000" "no second charge"
+req POST "$P" -H 'Content-Type: application/json' -H "Authorization: $cred7" \
+	--data-binary "$(sign 0x47e179ec197488593b187f80a00eb0da91f1b9d0b13f8733639f19c30a34926a "$last" "$now" "Another body under the same MPP credential.")"
+is "$status,$(jqr .error)" "402,payment_mismatch" "the credential with another body: 402 payment_mismatch (its digest binds the body)"
+is "$(balance $PAYER)" 850000 "nothing moved"
+
 # ---- self_reported volume never changes discovery order; boon_backed does
 # (the suite's workers recheck their discovery corpus on every request)
 req GET "/api/v1/x402/discovery?q=weather&limit=20"

@@ -10,7 +10,8 @@
 # the board, wallet sent, attestations, the paid gratitude graph, discovery,
 # the MCP and A2A lookups) searched for every note, amount, commitment and
 # salt; a stranger's unlock paid with the real x402 client, exactly
-# 1,000,000 atomic USDC to the tipper; the free signed unlocks
+# 1,000,000 atomic USDC to the tipper, and another with the MPP client
+# (mppx); the free signed unlocks
 # (t/tools/unlock.mjs): the tipper, the linked recipient and after a relink
 # only the new wallet, an agent's owner and agent wallet; a used nonce, a
 # wrong signer and the same nonce then used by the tipper; two concurrent
@@ -445,6 +446,25 @@ is "$(balance "$T8")" "$tb" "and no USDC moved again"
 is "$(sql "SELECT COUNT(*) FROM x402_payments WHERE endpoint_id = 'private_tips.unlock'")" 1 "still one ledger row"
 rs GET "/tips/$IDA" -H "payment-signature: $(cat "$pdir/paysig")"
 like "$status" '^4' "B's payment presented for A: refused ($status)"
+# ---- the same paid unlock over MPP (the unchanged mppx client): $1 to A's tipper
+r GET "/tips/$IDA"
+like "$(header www-authenticate)" '^Payment id=' "A's 402 offers MPP too"
+req_b64=$(header www-authenticate | sed -n 's/.* request="\([^"]*\)".*/\1/p' | tr -- '-_' '+/')
+while [ $((${#req_b64} % 4)) != 0 ]; do req_b64="$req_b64="; done
+is "$(base64 -d <<<"$req_b64" | jq -r '[.amount, .recipient] | join(",")')" "1000000,$T3" \
+	"the MPP charge: 1,000,000 atomic USDC to A's tipper, as on x402"
+ta=$(balance "$T3"); sb=$(balance "$STRANGER")
+res=$(node "$top/t/mpp/pay.mjs" --key $KEY1 --url "$URL/tips/$IDA")
+printf '%s GET %s (paid over MPP)\n' "$(jq -r .status <<<"$res")" "/tips/$IDA" >> "$seen"; printf '%s\n' "$res" >> "$held"
+body=$(jq -c .body <<<"$res")
+is "$(jq -r '[.status, .receipt.status, .receipt.method] | join(",")' <<<"$res")" "200,success,evm" \
+	"the stranger pays A's unlock with mppx: 200 with a Payment-Receipt"
+is "$(detail)" "$(want "$IDA" "$T3" github:zara "$CA" $AMT_A "$(json_str "$NA")" x402)" \
+	"the MPP-paid unlock: A's note and amount (unlockedBy x402: the wire's word for a paid unlock)"
+is "$(( $(balance "$T3") - ta )),$(( sb - $(balance "$STRANGER") ))" "1000000,1000000" \
+	"exactly 1,000,000 moved from the stranger to A's tipper"
+is "$(sql "SELECT COUNT(*) FROM x402_payments WHERE endpoint_id = 'private_tips.unlock' AND status = 'settled'")" 2 \
+	"two settled unlock rows in the one ledger, one per rail"
 unlock_job "$IDA" 10
 rs GET "/tips/$IDB" -H "payment-signature: $(cat "$pdir/paysig")" -H "x-$b-auth-address: $U_ADDR" \
 	-H "x-$b-auth-sig: $U_SIG" -H "x-$b-auth-nonce: $U_NONCE" -H "x-$b-auth-deadline: $U_DL"
