@@ -149,4 +149,8 @@ is "$(sql "SELECT COUNT(*) FROM x402_payments WHERE status = 'settled'")" 3 "thr
 req GET /api/v1/x402/economics
 is "$(jqr "[.prices[].protocols | join(\"+\")] | unique | join(\",\")")" "x402+mpp" "economics: every paid row takes x402 and mpp"
 
+req POST /api/v1/workflows/cost-preview -H 'Content-Type: application/json' \
+	--data-binary "{\"requests\":[{\"method\":\"GET\",\"path\":\"$P\"},{\"method\":\"GET\",\"path\":\"/health\"}]}"
+is "$(jqr '[.steps[].payment.protocols | join("+")] | join(",")')" "x402+mpp," "the cost preview: a paid step takes x402 and mpp, a free one neither"
+
 done_testing
