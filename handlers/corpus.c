@@ -191,8 +191,11 @@ load_rows(struct db *db, const struct sql *q, bool context, struct cand **c, siz
 		if (context) {
 			x->from_context = true;
 			x->context = dup_chars(row[5], 4000);
-			x->created = row[7] ? strtoll(row[7], NULL, 10) : 0;
-			x->expires = row[8] ? strtoll(row[8], NULL, 10) : 0;
+			if (db_row_i64_or(row, 7, "note_created_at", 0, &x->created) != DB_OK ||
+			    db_row_i64_or(row, 8, "note_expires_at", 0, &x->expires) != DB_OK) {
+				rc = DB_ERROR;
+				break;
+			}
 		} else {
 			x->from_catalog = true;
 			snprintf(x->price_usdc, sizeof(x->price_usdc), "%s", row[5] ? row[5] : "");
@@ -305,14 +308,18 @@ load_counts(struct db *db, struct corpus *k, const struct sql *q, size_t off_a, 
 		memcpy(key.route_id, row[0], 32);
 		/* An empty corpus has no array to search (bsearch wants one). */
 		if (k->n > 0 && (hit = bsearch(&key, k->e, k->n, sizeof(*k->e), cand_cmp_route)) != NULL) {
-			*(uint64_t *)(void *)((char *)hit + off_a) = strtoull(row[1], NULL, 10);
-			if (off_b != NO_COUNT)
-				*(uint64_t *)(void *)((char *)hit + off_b) = strtoull(row[2], NULL, 10);
+			rc = db_row_u64(row, 1, mysql_fetch_field_direct(res, 1)->name,
+			    (uint64_t *)(void *)((char *)hit + off_a));
+			if (rc == DB_OK && off_b != NO_COUNT)
+				rc = db_row_u64(row, 2, mysql_fetch_field_direct(res, 2)->name,
+				    (uint64_t *)(void *)((char *)hit + off_b));
+			if (rc != DB_OK)
+				break;
 		}
 	}
 	if (res)
 		mysql_free_result(res);
-	return DB_OK;
+	return rc;
 }
 
 /* Usage of every corpus route from the recognition aggregates. */
