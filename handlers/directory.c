@@ -169,22 +169,10 @@ routes_query(uint64_t cid, struct sql *q, const struct route_filter *f, const st
 		sql_add(q, " AND d.hc");
 	else if (f->ctx == CTX_RAW)
 		sql_add(q, " AND NOT d.hc");
-	if (f->qlen > 0) {
-		char like[2 * 400 * 4 + 8];
-		size_t j = 0;
-
-		like[j++] = '%';
-		for (size_t i = 0; i < f->qlen && j + 4 < sizeof(like); i++) {
-			if (f->q[i] == '%' || f->q[i] == '_' || f->q[i] == '\\')
-				like[j++] = '\\';
-			like[j++] = f->q[i];
-		}
-		like[j++] = '%';
-		like[j] = '\0';
+	if (f->qlen > 0)
 		sql_add(q, " AND EXISTS(SELECT 1 FROM route_contexts c WHERE " CTX_NOW_D
 		    " AND (LOWER(c.public_endpoint_url) LIKE LOWER(?) OR LOWER(c.intent) LIKE LOWER(?)))", id,
-		    SQL_TEXTN(like, j), SQL_TEXTN(like, j));
-	}
+		    SQL_LIKE_CONTAINS(f->q, f->qlen), SQL_LIKE_CONTAINS(f->q, f->qlen));
 	if (f->origin != NULL) {
 		if (strlen(f->origin) > 2100)
 			q->bad = true;

@@ -229,26 +229,20 @@ handle_edges(struct req *r, struct queried *qh, size_t n, struct graph *g, uint6
 static enum db_rc
 repo_edges(struct req *r, const char *repo, struct graph *g, uint64_t limit, uint64_t *scanned)
 {
-	char b[1024], pat[2 * GRATITUDE_REPO_MAX + 8];
+	char b[1024 + 4 * GRATITUDE_REPO_MAX], cites[GRATITUDE_REPO_MAX + 2];
 	struct sql q = SQL_ON(b);
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
-	size_t k = 0;
+	int k;
 	enum db_rc rc;
 
-	/* A LIKE prefilter ('_' escaped); the marker grammar decides below. */
-	pat[k++] = '%';
-	for (const char *p = repo; *p; p++) {
-		if (*p == '_')
-			pat[k++] = '\\';
-		pat[k++] = *p;
-	}
-	pat[k++] = '#';
-	pat[k++] = '%';
-	pat[k] = '\0';
+	/* A LIKE prefilter: notes containing "<repo>#"; the marker grammar decides below. */
+	k = snprintf(cites, sizeof(cites), "%s#", repo);
+	if (k < 0 || (size_t)k >= sizeof(cites))
+		return DB_ERROR;
 	sql_add(&q, "SELECT LOWER(HEX(tipper)), LOWER(HEX(handle_hash)), handle, note, usdc_amount, "
 	    "status, block_time FROM tips WHERE chain_id = ? AND is_private = 0 AND LOWER(note) LIKE ? "
-	    "ORDER BY tip_id DESC LIMIT ?", SQL_U64(r->cfg->chain_id), SQL_TEXT(pat),
+	    "ORDER BY tip_id DESC LIMIT ?", SQL_U64(r->cfg->chain_id), SQL_LIKE_CONTAINS(cites, (size_t)k),
 	    SQL_U64(GRAT_SCAN_MAX + 1));
 	if ((rc = db_query(r->db, &q, &res)) != DB_OK)
 		return rc;
