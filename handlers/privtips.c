@@ -156,16 +156,6 @@ out:
 	return e;
 }
 
-/* A log's string member, or NULL. */
-static const char *
-member(json_object *o, const char *key)
-{
-	json_object *v;
-
-	return json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string) ?
-	    json_object_get_string(v) : NULL;
-}
-
 /* topics[i] of a log as a string, or NULL. */
 static const char *
 topic(json_object *l, size_t i)
@@ -185,7 +175,7 @@ log_at(json_object *logs, uint64_t idx)
 {
 	for (size_t i = 0; i < json_object_array_length(logs); i++) {
 		json_object *l = json_object_array_get_idx(logs, i);
-		const char *li = member(l, "logIndex");
+		const char *li = json_member_string(l, "logIndex", NULL);
 		uint64_t n;
 
 		if (li && rpc_hex_u64(li, &n) == 0 && n == idx)
@@ -237,16 +227,16 @@ privtips_amount(struct req *r, const struct ptip *t, char amount[DECIMAL_ATOMIC_
 	if (t->log_index == 0 || (tip = log_at(logs, t->log_index)) == NULL ||
 	    (pull = log_at(logs, t->log_index - 1)) == NULL)
 		goto out;
-	a = member(tip, "address");
+	a = json_member_string(tip, "address", NULL);
 	t1 = topic(tip, 1);
 	if (a == NULL || strcasecmp(a, hex_encode(cfg->tips_address.b, 20, addr)) != 0 || t1 == NULL ||
 	    strcasecmp(t1, id) != 0)
 		goto out;
-	a = member(pull, "address");
+	a = json_member_string(pull, "address", NULL);
 	t0 = topic(pull, 0);
 	t1 = topic(pull, 1);
 	t3 = topic(pull, 3);
-	data = member(pull, "data");
+	data = json_member_string(pull, "data", NULL);
 	if (a == NULL || strcasecmp(a, hex_encode(cfg->usdc_address.b, 20, addr)) != 0 || t0 == NULL ||
 	    strcasecmp(t0, TRANSFER_TOPIC) != 0 || t1 == NULL ||
 	    strcasecmp(t1, addr_topic(t->tipper, from)) != 0 || t3 != NULL || topic(pull, 2) == NULL ||
