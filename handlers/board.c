@@ -38,6 +38,7 @@
 
 #include "addr.h"
 #include "brand.h"
+#include "clock.h"
 #include "config.h"
 #include "db.h"
 #include "json.h"
@@ -59,15 +60,6 @@ struct board_cache {
 
 /* Each serving thread reuses its own answer (no lock, no sharing). */
 static _Thread_local struct board_cache cache;
-
-static uint64_t
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
 
 static json_object *
 str_or_null(const char *s)
@@ -102,7 +94,7 @@ h_board_get(struct req *r, struct resp *w)
 	MYSQL_ROW row;
 	json_object *o, *arr, *st;
 	enum err e;
-	uint64_t now = now_ms();
+	uint64_t now = clock_ms();
 	bool bad = false;
 
 	if (cache.valid && cache.chain == c && cache.limit == limit && now - cache.at_ms < ttl) {

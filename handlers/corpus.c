@@ -24,6 +24,7 @@
 #include <time.h>
 
 #include "brand.h"
+#include "clock.h"
 #include "corpus.h"
 #include "hex.h"
 #include "profiles.h"
@@ -88,15 +89,6 @@ corpus_lock_give(void)
 	if (t < corpus_lock.next)
 		pthread_cond_broadcast(&corpus_lock.cv[t % LOCK_CVS]);
 	pthread_mutex_unlock(&corpus_lock.mu);
-}
-
-static uint64_t
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
 /* A malloc'd copy of at most max characters of s, cut at a UTF-8 boundary. */
@@ -604,7 +596,7 @@ static enum db_rc
 corpus_refresh(struct req *r)
 {
 	struct corpus *k = &corpus;
-	uint64_t now = now_ms(), chain = r->cfg->chain_id;
+	uint64_t now = clock_ms(), chain = r->cfg->chain_id;
 	long long wall = (long long)time(NULL);
 	char b[1536], desc[256], usage[64], reviews[256];
 	struct sql q = SQL_ON(b);

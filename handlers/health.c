@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "config.h"
 #include "db.h"
 #include "sql.h"
@@ -34,15 +35,6 @@ struct health_cache {
 
 /* Each serving thread reuses its own check (no lock, no sharing). */
 static _Thread_local struct health_cache cache;
-
-static uint64_t
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
 
 static enum db_rc
 read_indexer(struct req *r)
@@ -118,7 +110,7 @@ indexer_json(const struct config *cfg)
 enum err
 h_health_get(struct req *r, struct resp *w)
 {
-	uint64_t now = now_ms();
+	uint64_t now = clock_ms();
 	json_object *o, *db;
 	int rc;
 
