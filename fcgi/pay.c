@@ -2,6 +2,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "b64json.h"
 #include "facilitator.h"
 #include "hex.h"
 #include "json.h"
@@ -20,22 +21,6 @@
 	"fails with nothing charged if the authorization expires unused. Do not sign a " \
 	"replacement payment."
 
-/* Add base64(JSON obj) as header name; 0 or -1. */
-static int
-header_b64(struct resp *w, const char *name, json_object *obj)
-{
-	struct buf b;
-	size_t len;
-	const char *s = json_dump(obj, &len);
-	int rc = -1;
-
-	buf_init(&b, PAY_HEADER_MAX);
-	if (s && x402_base64_encode(s, len, &b) == 0)
-		rc = resp_header(w, name, buf_str(&b));
-	buf_release(&b);
-	return rc;
-}
-
 /* A 402 (or other) error with a fresh PAYMENT-REQUIRED challenge. */
 static enum err
 challenge(struct resp *w, const struct x402_requirements *rq, enum err e, const char *msg)
@@ -43,7 +28,7 @@ challenge(struct resp *w, const struct x402_requirements *rq, enum err e, const 
 	json_object *pr = x402_payment_required_json(rq, err_info(e)->code);
 
 	buf_reset(&w->headers);
-	header_b64(w, "PAYMENT-REQUIRED", pr);
+	b64json_header(w, "PAYMENT-REQUIRED", pr, PAY_HEADER_MAX);
 	json_object_put(pr);
 	if (msg)
 		return resp_fail(w, e, NULL, "%s", msg);
@@ -64,7 +49,7 @@ payment_response(struct resp *w, const struct x402_requirements *rq, const struc
 	json_object_object_add(o, "transaction", json_object_new_string(tx ? tx : ""));
 	json_object_object_add(o, "network", json_object_new_string(rq->network));
 	json_object_object_add(o, "payer", json_object_new_string(addr_format(&p->from, a)));
-	header_b64(w, "PAYMENT-RESPONSE", o);
+	b64json_header(w, "PAYMENT-RESPONSE", o, PAY_HEADER_MAX);
 	json_object_put(o);
 }
 

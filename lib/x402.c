@@ -4,6 +4,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "b64json.h"
 #include "hex.h"
 #include "json.h"
 #include "rpc.h"
@@ -370,31 +371,27 @@ x402_payment_parse(const char *hdr, const struct x402_requirements *rq, uint64_t
 	struct json_limits lim = { .max_depth = 8, .max_length = X402_HEADER_MAX,
 		.max_string = X402_HEADER_MAX, .max_members = 64 };
 	struct json_error je;
-	size_t hlen = strlen(hdr), n = 0;
-	uint8_t *raw = NULL;
 	json_object *o = NULL;
 	struct typed_transfer m;
 	enum x402_parse rc = X402_PARSE_MALFORMED;
 
 	memset(out, 0, sizeof(*out));
-	if (hlen == 0 || hlen > X402_HEADER_MAX) {
+	switch (b64json_decode(hdr, X402_HEADER_MAX, &lim, &o, &je)) {
+	case B64JSON_OK:
+		break;
+	case B64JSON_SIZE:
 		snprintf(msg, cap, "PAYMENT-SIGNATURE is empty or longer than %d characters.", X402_HEADER_MAX);
 		return X402_PARSE_MALFORMED;
-	}
-	raw = malloc(hlen);
-	if (raw == NULL) {
+	case B64JSON_BASE64:
+		snprintf(msg, cap, "PAYMENT-SIGNATURE is not standard base64 with padding.");
+		return X402_PARSE_MALFORMED;
+	case B64JSON_JSON:
+		snprintf(msg, cap, "PAYMENT-SIGNATURE does not decode to strict JSON: %s.", je.msg);
+		return X402_PARSE_MALFORMED;
+	case B64JSON_NOMEM:
+	default:
 		snprintf(msg, cap, "The payment could not be read.");
 		return X402_PARSE_NOMEM;
-	}
-	if (x402_base64_decode(hdr, hlen, raw, hlen, &n) < 0) {
-		snprintf(msg, cap, "PAYMENT-SIGNATURE is not standard base64 with padding.");
-		goto out;
-	}
-	if (json_parse_strict((const char *)raw, n, &lim, &o, &je) < 0) {
-		if (je.code == JSON_E_NOMEM)
-			rc = X402_PARSE_NOMEM;
-		snprintf(msg, cap, "PAYMENT-SIGNATURE does not decode to strict JSON: %s.", je.msg);
-		goto out;
 	}
 	if (parse_shape(o, out, &m, msg, cap) < 0 || check_signature(o, rq, out, &m, msg, cap) < 0)
 		goto out;
@@ -405,7 +402,6 @@ x402_payment_parse(const char *hdr, const struct x402_requirements *rq, uint64_t
 	}
 out:
 	json_object_put(o);
-	free(raw);
 	return rc;
 }
 
