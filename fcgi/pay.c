@@ -3,6 +3,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "b64json.h"
 #include "facilitator.h"
 #include "hex.h"
 #include "json.h"
@@ -17,10 +18,10 @@
 
 #define EXPIRY_MARGIN 60   /* seconds past validBefore before an unused authorization is dead */
 #define OUTCOME_UNKNOWN "The payment's outcome is not known yet (the facilitator did not " \
-	"answer); nothing was served or published. Send the identical request with the same PAYMENT-SIGNATURE " \
-	"again later: it is served once the payment shows on chain, is never charged twice, and " \
-	"fails with nothing charged if the authorization expires unused. Do not sign a " \
-	"replacement payment."
+	"answer); nothing was served or published. Send the identical request with the same " \
+	"payment (PAYMENT-SIGNATURE, or Authorization: Payment) again later: it is served once " \
+	"the payment shows on chain, is never charged twice, and fails with nothing charged if " \
+	"the authorization expires unused. Do not sign a replacement payment."
 
 /*
  * What a paid row offers one request, on both rails, and which rail the
@@ -36,22 +37,6 @@ struct rails {
 	struct mpp_challenge mpp;
 };
 
-/* Add base64(JSON obj) as header name; 0 or -1. */
-static int
-header_b64(struct resp *w, const char *name, json_object *obj)
-{
-	struct buf b;
-	size_t len;
-	const char *s = json_dump(obj, &len);
-	int rc = -1;
-
-	buf_init(&b, PAY_HEADER_MAX);
-	if (s && x402_base64_encode(s, len, &b) == 0)
-		rc = resp_header(w, name, buf_str(&b));
-	buf_release(&b);
-	return rc;
-}
-
 /* A 402 (or other) error with fresh challenges: PAYMENT-REQUIRED, and WWW-Authenticate: Payment. */
 static enum err
 challenge(struct resp *w, const struct rails *rl, enum err e, const char *msg)
@@ -59,7 +44,7 @@ challenge(struct resp *w, const struct rails *rl, enum err e, const char *msg)
 	json_object *pr = x402_payment_required_json(&rl->rq, err_info(e)->code);
 
 	buf_reset(&w->headers);
-	header_b64(w, "PAYMENT-REQUIRED", pr);
+	b64json_header(w, "PAYMENT-REQUIRED", pr, PAY_HEADER_MAX);
 	json_object_put(pr);
 	if (rl->mpp_offered) {
 		struct buf h;
@@ -104,7 +89,7 @@ payment_response(struct resp *w, const struct rails *rl, const struct x402_payme
 	json_object_object_add(o, "transaction", json_object_new_string(tx ? tx : ""));
 	json_object_object_add(o, "network", json_object_new_string(rl->rq.network));
 	json_object_object_add(o, "payer", json_object_new_string(addr_format(&p->from, a)));
-	header_b64(w, "PAYMENT-RESPONSE", o);
+	b64json_header(w, "PAYMENT-RESPONSE", o, PAY_HEADER_MAX);
 	json_object_put(o);
 }
 
@@ -370,9 +355,12 @@ pay_serve(const struct gate *g, struct req *r, struct resp *w, struct rails *rl)
 		fprintf(stderr, "waymark: %s %s: no MPP challenge (%s)\n", r->method_text, r->ep->id, msg);
 	if (hdr == NULL && cred == NULL)
 		return challenge(w, rl, ERR_PAYMENT_REQUIRED, NULL);
-	if (cred && !rl->mpp_offered)
-		return challenge(w, rl, ERR_INVALID_PAYMENT, "This endpoint takes no MPP payment right now; "
+	if (cred && !rl->mpp_offered) {
+		/* goto out: a prepay hook's reservation is undone. */
+		e = challenge(w, rl, ERR_INVALID_PAYMENT, "This endpoint takes no MPP payment right now; "
 		    "pay the x402 challenge.");
+		goto out;
+	}
 	rl->mpp_used = cred != NULL;
 	/* Bounded waiting on the facilitator: past payment_max_in_flight
 	 * payments in progress on this host's pool (either rail), refuse at

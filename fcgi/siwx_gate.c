@@ -3,6 +3,7 @@
 #include <strings.h>
 #include <time.h>
 
+#include "b64json.h"
 #include "json.h"
 #include "sha256.h"
 #include "siwx.h"
@@ -72,22 +73,6 @@ target_init(struct target *t, const struct req *r)
 	return sha256(t->uri, (size_t)n, t->b.uri_digest) < 0 ? -2 : 0;
 }
 
-/* Add base64(JSON obj) as header name; 0 or -1. */
-static int
-header_b64(struct resp *w, const char *name, json_object *obj)
-{
-	struct buf b;
-	size_t len;
-	const char *s = json_dump(obj, &len);
-	int rc = -1;
-
-	buf_init(&b, X402_HEADER_MAX);
-	if (s && x402_base64_encode(s, len, &b) == 0)
-		rc = resp_header(w, name, buf_str(&b));
-	buf_release(&b);
-	return rc;
-}
-
 /*
  * The PaymentRequired of an identity-only row: no accepts, and the
  * sign-in-with-x extension with a nonce stored for t. -1 when the nonce
@@ -125,7 +110,7 @@ add_challenge(struct req *r, struct resp *w, const struct target *t, const char 
 	ext = NULL;
 	json_object_object_add(pr, "extensions", exts);
 	exts = NULL;
-	rc = header_b64(w, "PAYMENT-REQUIRED", pr);
+	rc = b64json_header(w, "PAYMENT-REQUIRED", pr, X402_HEADER_MAX);
 out:
 	json_object_put(pr);
 	json_object_put(res);

@@ -96,13 +96,14 @@ fact_load(struct db *db, const uint8_t pid[16], const uint8_t activity_id[32], s
 		if ((f->has_tx = row[7] && len[7] == 32))
 			memcpy(f->tx, row[7], 32);
 		if ((f->has_log = row[8] != NULL))
-			f->log_index = strtoull(row[8], NULL, 10);
-		f->is_public = strcmp(row[9], "1") == 0;
-		*found = true;
+			rc = db_row_u64(row, 8, "log_index", &f->log_index);
+		if (rc == DB_OK)
+			rc = db_row_bool(row, 9, "is_public", &f->is_public);
+		*found = rc == DB_OK;
 	}
 	if (res)
 		mysql_free_result(res);
-	return DB_OK;
+	return rc;
 }
 
 /* Can f take an activity review? */
@@ -199,12 +200,12 @@ attached_load(struct db *db, const uint8_t aid[32], struct attached *a, bool *fo
 	if (res && (row = mysql_fetch_row(res)) != NULL && (len = mysql_fetch_lengths(res)) != NULL &&
 	    row[0] && len[0] == 32 && row[1]) {
 		memcpy(a->digest, row[0], 32);
-		a->published_at = strtoll(row[1], NULL, 10);
-		*found = true;
+		rc = db_row_i64(row, 1, "published_at", &a->published_at);
+		*found = rc == DB_OK;
 	}
 	if (res)
 		mysql_free_result(res);
-	return DB_OK;
+	return rc;
 }
 
 enum review_outcome {

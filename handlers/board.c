@@ -38,6 +38,7 @@
 
 #include "addr.h"
 #include "brand.h"
+#include "clock.h"
 #include "config.h"
 #include "db.h"
 #include "json.h"
@@ -60,25 +61,21 @@ struct board_cache {
 /* Each serving thread reuses its own answer (no lock, no sharing). */
 static _Thread_local struct board_cache cache;
 
-static uint64_t
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 static json_object *
 str_or_null(const char *s)
 {
 	return s ? json_object_new_string(s) : NULL;
 }
 
+/* Count column i of row as JSON: 0 without a row or for SQL NULL; *bad when it does not parse. */
 static json_object *
-count(const char *s)
+count(MYSQL_ROW row, unsigned int i, const char *name, bool *bad)
 {
-	return json_object_new_int64(s ? (int64_t)strtoll(s, NULL, 10) : 0);
+	int64_t v = 0;
+
+	if (row != NULL && db_row_i64_or(row, i, name, 0, &v) != DB_OK)
+		*bad = true;
+	return json_object_new_int64(v);
 }
 
 static json_object *
@@ -97,7 +94,8 @@ h_board_get(struct req *r, struct resp *w)
 	MYSQL_ROW row;
 	json_object *o, *arr, *st;
 	enum err e;
-	uint64_t now = now_ms();
+	uint64_t now = clock_ms();
+	bool bad = false;
 
 	if (cache.valid && cache.chain == c && cache.limit == limit && now - cache.at_ms < ttl) {
 		w->status = 200;
@@ -130,9 +128,9 @@ h_board_get(struct req *r, struct resp *w)
 		json_object_object_add(e1, "pushedAmount", amount(row[3]));
 		json_object_object_add(e1, "escrowedAmount", amount(row[4]));
 		json_object_object_add(e1, "claimedAmount", amount(row[5]));
-		json_object_object_add(e1, "privateTipCount", count(row[6]));
-		json_object_object_add(e1, "tipCount", count(row[7]));
-		json_object_object_add(e1, "uniqueTippers", count(row[8]));
+		json_object_object_add(e1, "privateTipCount", count(row, 6, "private_received", &bad));
+		json_object_object_add(e1, "tipCount", count(row, 7, "tips_received", &bad));
+		json_object_object_add(e1, "uniqueTippers", count(row, 8, "tipper_count", &bad));
 		json_object_object_add(e1, "firstTipAt", str_or_null(row[9]));
 		json_object_object_add(e1, "lastTipAt", str_or_null(row[10]));
 		json_object_array_add(arr, e1);
@@ -154,9 +152,9 @@ h_board_get(struct req *r, struct resp *w)
 
 		json_object_object_add(e1, "id", addr_json_new(row[0] ? row[0] : ""));
 		json_object_object_add(e1, "totalSent", amount(row[1]));
-		json_object_object_add(e1, "privateTipCount", count(row[2]));
-		json_object_object_add(e1, "tipCount", count(row[3]));
-		json_object_object_add(e1, "uniqueRecipients", count(row[4]));
+		json_object_object_add(e1, "privateTipCount", count(row, 2, "private_sent", &bad));
+		json_object_object_add(e1, "tipCount", count(row, 3, "tips_sent", &bad));
+		json_object_object_add(e1, "uniqueRecipients", count(row, 4, "handles_tipped", &bad));
 		json_object_object_add(e1, "firstTipAt", str_or_null(row[5]));
 		json_object_object_add(e1, "lastTipAt", str_or_null(row[6]));
 		json_object_array_add(arr, e1);
@@ -174,13 +172,13 @@ h_board_get(struct req *r, struct resp *w)
 	row = res ? mysql_fetch_row(res) : NULL;
 	st = json_object_new_object();
 	json_object_object_add(st, "totalTipped", amount(row ? row[0] : NULL));
-	json_object_object_add(st, "tipCount", count(row ? row[1] : NULL));
-	json_object_object_add(st, "privateTipCount", count(row ? row[2] : NULL));
-	json_object_object_add(st, "uniqueRecipients", count(row ? row[3] : NULL));
-	json_object_object_add(st, "uniqueTippers", count(row ? row[4] : NULL));
-	json_object_object_add(st, "linkedRecipients", count(row ? row[5] : NULL));
-	json_object_object_add(st, "attestations", count(row ? row[6] : NULL));
-	json_object_object_add(st, "agents", count(row ? row[7] : NULL));
+	json_object_object_add(st, "tipCount", count(row, 1, "tips", &bad));
+	json_object_object_add(st, "privateTipCount", count(row, 2, "private_tips", &bad));
+	json_object_object_add(st, "uniqueRecipients", count(row, 3, "recipients", &bad));
+	json_object_object_add(st, "uniqueTippers", count(row, 4, "tippers", &bad));
+	json_object_object_add(st, "linkedRecipients", count(row, 5, "linked_handles", &bad));
+	json_object_object_add(st, "attestations", count(row, 6, "attestations", &bad));
+	json_object_object_add(st, "agents", count(row, 7, "agents", &bad));
 	if (res)
 		mysql_free_result(res);
 	json_object_object_add(o, "stats", st);
@@ -191,7 +189,7 @@ h_board_get(struct req *r, struct resp *w)
 	    "Aggregates of indexed tips. Amounts (USDC atomic units) are sums of public tips, refunds "
 	    "excluded; counts include private tips, whose amounts and notes are never shown. Chain "
 	    "times are Unix seconds."));
-	e = resp_json(w, 200, o) < 0 ? resp_fail(w, ERR_INTERNAL, NULL, NULL) : ERR_NONE;
+	e = bad || resp_json(w, 200, o) < 0 ? resp_fail(w, ERR_INTERNAL, NULL, NULL) : ERR_NONE;
 	json_object_put(o);
 	cache.valid = false;
 	if (e == ERR_NONE && ttl > 0 && w->body.len <= sizeof(cache.body)) {
@@ -220,6 +218,7 @@ h_wallet_sent_get(struct req *r, struct resp *w)
 	struct points_total sent;
 	json_object *o, *tp = NULL;
 	enum err e;
+	bool bad = false;
 
 	sql_add(&q, "SELECT sent_usdc, tips_sent, private_sent, first_sent_at, last_sent_at "
 	    "FROM wallet_tip_stats WHERE chain_id = ? AND wallet = ? AND tips_sent > 0",
@@ -239,8 +238,8 @@ h_wallet_sent_get(struct req *r, struct resp *w)
 		tp = json_object_new_object();
 		json_object_object_add(tp, "id", json_object_new_string(addr_format(&v->addr, t)));
 		json_object_object_add(tp, "totalSent", amount(row[0]));
-		json_object_object_add(tp, "tipCount", count(row[1]));
-		json_object_object_add(tp, "privateTipCount", count(row[2]));
+		json_object_object_add(tp, "tipCount", count(row, 1, "tips_sent", &bad));
+		json_object_object_add(tp, "privateTipCount", count(row, 2, "private_sent", &bad));
 		json_object_object_add(tp, "sentPoints", json_object_new_string(pts));
 		json_object_object_add(tp, "firstTipAt", str_or_null(row[3]));
 		json_object_object_add(tp, "lastTipAt", str_or_null(row[4]));
@@ -255,7 +254,7 @@ h_wallet_sent_get(struct req *r, struct resp *w)
 	    "Sender-side aggregates only (no per-tip list): totalSent sums this wallet's public tips, "
 	    "refunds excluded; counts include private tips; sentPoints follow the " POINTS_POLICY
 	    " policy. tipper is null when the wallet has sent no indexed tip."));
-	e = resp_json(w, 200, o) < 0 ? resp_fail(w, ERR_INTERNAL, NULL, NULL) : ERR_NONE;
+	e = bad || resp_json(w, 200, o) < 0 ? resp_fail(w, ERR_INTERNAL, NULL, NULL) : ERR_NONE;
 	json_object_put(o);
 	return e;
 }

@@ -25,7 +25,6 @@
  * still locked. The exact note and offer strings are stored and returned
  * as received, never re-serialized.
  */
-#include <errno.h>
 #include <inttypes.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -128,22 +127,6 @@ static const char *const role_names[] = { "tipper", "endpoint", "network" };
 
 /* ---- records */
 
-static int
-to_i64(const char *s, int64_t *out)
-{
-	char *end;
-	long long v;
-
-	if (s == NULL)
-		return -1;
-	errno = 0;
-	v = strtoll(s, &end, 10);
-	if (errno != 0 || end == s || *end != '\0')
-		return -1;
-	*out = v;
-	return 0;
-}
-
 /* One of the JSON arrays this file stored, or NULL. */
 static json_object *
 list_new(const char *text)
@@ -207,8 +190,10 @@ record_new(MYSQL_ROW row, const unsigned long *len, uint64_t chain_id, bool with
 	for (int i = 0; i < C__MAX; i++)
 		if (row[i] == NULL && i != C_SCHEMA_URI && i != C_DOC_URI)
 			return NULL;
-	if (to_i64(row[C_CREATED], &created) < 0 || to_i64(row[C_EXPIRES], &expires) < 0 ||
-	    to_i64(row[C_OFFER_EXPIRES], &offer_expires) < 0 || to_i64(row[C_NOTE_BYTES], &nbytes) < 0)
+	if (db_row_i64(row, C_CREATED, "note_created_at", &created) != DB_OK ||
+	    db_row_i64(row, C_EXPIRES, "note_expires_at", &expires) != DB_OK ||
+	    db_row_i64(row, C_OFFER_EXPIRES, "offer_expires_at", &offer_expires) != DB_OK ||
+	    db_row_i64(row, C_NOTE_BYTES, "LENGTH(note_json)", &nbytes) != DB_OK)
 		return NULL;
 	limits = list_new(row[C_LIMITS]);
 	uris = list_new(row[C_CONTEXT_URIS]);

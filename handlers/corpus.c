@@ -37,6 +37,7 @@
 #include <time.h>
 
 #include "brand.h"
+#include "clock.h"
 #include "corpus.h"
 #include "hex.h"
 #include "json.h"
@@ -121,15 +122,6 @@ corpus_lock_give(void)
 	if (t < corpus_lock.next)
 		pthread_cond_broadcast(&corpus_lock.cv[t % LOCK_CVS]);
 	pthread_mutex_unlock(&corpus_lock.mu);
-}
-
-static uint64_t
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 }
 
 /* A malloc'd copy of at most max characters of s, cut at a UTF-8 boundary. */
@@ -224,8 +216,11 @@ load_rows(struct db *db, const struct sql *q, bool context, struct cand **c, siz
 		if (context) {
 			x->from_context = true;
 			x->context = dup_chars(row[5], 4000);
-			x->created = row[7] ? strtoll(row[7], NULL, 10) : 0;
-			x->expires = row[8] ? strtoll(row[8], NULL, 10) : 0;
+			if (db_row_i64_or(row, 7, "note_created_at", 0, &x->created) != DB_OK ||
+			    db_row_i64_or(row, 8, "note_expires_at", 0, &x->expires) != DB_OK) {
+				rc = DB_ERROR;
+				break;
+			}
 		} else {
 			x->from_catalog = true;
 			snprintf(x->price_usdc, sizeof(x->price_usdc), "%s", row[5] ? row[5] : "");
@@ -344,14 +339,18 @@ load_counts(struct db *db, struct corpus *k, const struct sql *q, size_t off_a, 
 		memcpy(key.route_id, row[0], 32);
 		/* An empty corpus has no array to search (bsearch wants one). */
 		if (k->n > 0 && (hit = bsearch(&key, k->e, k->n, sizeof(*k->e), cand_cmp_route)) != NULL) {
-			*(uint64_t *)(void *)((char *)hit + off_a) = strtoull(row[1], NULL, 10);
-			if (off_b != NO_COUNT)
-				*(uint64_t *)(void *)((char *)hit + off_b) = strtoull(row[2], NULL, 10);
+			rc = db_row_u64(row, 1, mysql_fetch_field_direct(res, 1)->name,
+			    (uint64_t *)(void *)((char *)hit + off_a));
+			if (rc == DB_OK && off_b != NO_COUNT)
+				rc = db_row_u64(row, 2, mysql_fetch_field_direct(res, 2)->name,
+				    (uint64_t *)(void *)((char *)hit + off_b));
+			if (rc != DB_OK)
+				break;
 		}
 	}
 	if (res)
 		mysql_free_result(res);
-	return DB_OK;
+	return rc;
 }
 
 /* Usage of every corpus route from the recognition aggregates. */
@@ -712,7 +711,7 @@ corpus_share(struct corpus *k, const struct corpus *cur)
 static enum db_rc
 corpus_build(struct req *r, const struct corpus *cur, struct corpus *k, bool *shared)
 {
-	uint64_t now = now_ms(), chain = r->cfg->chain_id;
+	uint64_t now = clock_ms(), chain = r->cfg->chain_id;
 	long long wall = (long long)time(NULL);
 	char b[1536], desc[256], usage[64], reviews[256];
 	struct sql q = SQL_ON(b);
@@ -858,7 +857,7 @@ corpus_acquire(struct req *r, struct corpus **out)
 		corpus_lock_take();
 		usable = k->loaded && k->chain_id == r->cfg->chain_id &&
 		    (k->next_expiry == 0 || wall < k->next_expiry);
-		fresh = usable && now_ms() - k->checked_ms < r->cfg->discovery_check_ms;
+		fresh = usable && clock_ms() - k->checked_ms < r->cfg->discovery_check_ms;
 		if (fresh)
 			return DB_OK;
 		pthread_mutex_lock(&refresh_state.mu);

@@ -38,8 +38,8 @@ struct cand {
 	bool from_context, from_catalog;
 	char price_usdc[100];
 	char checked_at[32];
-	long long created;          /* the context note's createdAt (newest describes) */
-	long long expires;          /* the context note's expiresAt; 0 for catalog-only */
+	int64_t created;            /* the context note's createdAt (newest describes) */
+	int64_t expires;            /* the context note's expiresAt; 0 for catalog-only */
 	uint64_t uses, wallets;
 	uint64_t profiles;          /* public profiles with a used fact of this route */
 	uint64_t boon_reviews, boon_reviewers;
@@ -59,7 +59,7 @@ struct corpus {
 	char usage_fp[64];          /* indexer checkpoint */
 	char reviews_fp[256];       /* reviews, and public profile activity (facts, activity
 	                             * reviews, discovery modes, active wallets) */
-	long long next_expiry;      /* earliest expiresAt of a loaded context; 0: none */
+	int64_t next_expiry;        /* earliest expiresAt of a loaded context; 0: none */
 	uint32_t *order;            /* entries by review evidence, then route ID (no-q order) */
 	bool activity;              /* the recognition index exists and its aggregates load */
 	bool reviews_ok;            /* the reviews loaded */

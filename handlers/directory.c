@@ -169,22 +169,10 @@ routes_query(uint64_t cid, struct sql *q, const struct route_filter *f, const st
 		sql_add(q, " AND d.hc");
 	else if (f->ctx == CTX_RAW)
 		sql_add(q, " AND NOT d.hc");
-	if (f->qlen > 0) {
-		char like[2 * 400 * 4 + 8];
-		size_t j = 0;
-
-		like[j++] = '%';
-		for (size_t i = 0; i < f->qlen && j + 4 < sizeof(like); i++) {
-			if (f->q[i] == '%' || f->q[i] == '_' || f->q[i] == '\\')
-				like[j++] = '\\';
-			like[j++] = f->q[i];
-		}
-		like[j++] = '%';
-		like[j] = '\0';
+	if (f->qlen > 0)
 		sql_add(q, " AND EXISTS(SELECT 1 FROM route_contexts c WHERE " CTX_NOW_D
 		    " AND (LOWER(c.public_endpoint_url) LIKE LOWER(?) OR LOWER(c.intent) LIKE LOWER(?)))", id,
-		    SQL_TEXTN(like, j), SQL_TEXTN(like, j));
-	}
+		    SQL_LIKE_CONTAINS(f->q, f->qlen), SQL_LIKE_CONTAINS(f->q, f->qlen));
 	if (f->origin != NULL) {
 		if (strlen(f->origin) > 2100)
 			q->bad = true;
@@ -223,6 +211,7 @@ global_stats_new(struct db *db, const struct config *cfg, json_object **out)
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row = NULL;
 	json_object *o;
+	int64_t routes = 0, routed = 0;
 	enum db_rc rc;
 
 	sql_add(&q, "SELECT (SELECT COUNT(*) FROM (SELECT route_id FROM route_recognition_stats "
@@ -234,10 +223,14 @@ global_stats_new(struct db *db, const struct config *cfg, json_object **out)
 		return rc;
 	if (res)
 		row = mysql_fetch_row(res);
+	if (row != NULL && (db_row_i64(row, 0, "routeCount", &routes) != DB_OK ||
+	    db_row_i64(row, 1, "routed" BRAND_CAPITAL "Count", &routed) != DB_OK)) {
+		mysql_free_result(res);
+		return DB_ERROR;
+	}
 	o = json_object_new_object();
-	json_object_object_add(o, "routeCount", json_object_new_int64(row ? strtoll(row[0], NULL, 10) : 0));
-	json_object_object_add(o, "routed" BRAND_CAPITAL "Count",
-	    json_object_new_int64(row ? strtoll(row[1], NULL, 10) : 0));
+	json_object_object_add(o, "routeCount", json_object_new_int64(routes));
+	json_object_object_add(o, "routed" BRAND_CAPITAL "Count", json_object_new_int64(routed));
 	json_object_object_add(o, "totalRecognitionUsdc", route_dec_new(row ? row[2] : NULL));
 	json_object_object_add(o, BRAND_LOWER "Burned", route_dec_new(row ? row[3] : NULL));
 	if (res)

@@ -39,6 +39,8 @@ state_answer(struct req *r, struct resp *w, const struct ptip *t)
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
 	json_object *o;
+	bool disclosed = false;
+	int64_t updated = 0;
 	enum err e = ERR_NONE;
 
 	sql_add(&q, "SELECT disclosed, action, LOWER(HEX(signer)), updated_at FROM tip_disclosures "
@@ -46,15 +48,20 @@ state_answer(struct req *r, struct resp *w, const struct ptip *t)
 	if (db_query(r->db, &q, &res) != DB_OK)
 		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
 	row = res ? mysql_fetch_row(res) : NULL;
+	if (row != NULL && (db_row_bool(row, 0, "disclosed", &disclosed) != DB_OK ||
+	    db_row_i64(row, 3, "updated_at", &updated) != DB_OK)) {
+		mysql_free_result(res);
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
+	}
 	snprintf(id, sizeof(id), "%" PRIu64, t->tip_id);
 	o = json_object_new_object();
 	json_object_object_add(o, "txHash", json_object_new_string(hex_encode(t->tx, 32, hx)));
 	json_object_object_add(o, "tipId", json_object_new_string(id));
-	json_object_object_add(o, "disclosed", json_object_new_boolean(row && strcmp(row[0], "1") == 0));
+	json_object_object_add(o, "disclosed", json_object_new_boolean(disclosed));
 	json_object_object_add(o, "action", row ? json_object_new_string(row[1]) : NULL);
 	json_object_object_add(o, "signer", row ? addr_json_new(row[2]) : NULL);
 	json_object_object_add(o, "updatedAt", row ? json_object_new_string(
-	    time_rfc3339((time_t)strtoll(row[3], NULL, 10), when, sizeof(when))) : NULL);
+	    time_rfc3339((time_t)updated, when, sizeof(when))) : NULL);
 	if (res)
 		mysql_free_result(res);
 	if (resp_json(w, 200, o) < 0)

@@ -156,10 +156,17 @@ addr_or_null(const char *s, unsigned long n)
 	return json_object_new_string(addr_format(&a, t));
 }
 
-static int64_t
-num(const char *s)
+/* Integer column i as JSON; NULL and *rc DB_ERROR (logged) when it does not parse. */
+static json_object *
+int_json(MYSQL_ROW row, unsigned int i, const char *name, enum db_rc *rc)
 {
-	return s ? strtoll(s, NULL, 10) : 0;
+	int64_t v;
+
+	if (db_row_i64(row, i, name, &v) != DB_OK) {
+		*rc = DB_ERROR;
+		return NULL;
+	}
+	return json_object_new_int64(v);
 }
 
 /* A stored details column (JSON this service wrote): the object, else NULL. */
@@ -178,17 +185,17 @@ stored_details(const char *s, unsigned long n)
 	return o;
 }
 
-/* The details of a derived fact of source src from its extra columns. */
+/* The details of a derived fact of source src from its extra columns (*rc as int_json). */
 static json_object *
 derived_details(const struct config *cfg, const uint8_t pid[16], enum fact_src src, MYSQL_ROW row,
-    const unsigned long *len)
+    const unsigned long *len, enum db_rc *rc)
 {
 	json_object *d = json_object_new_object();
 	char url[CONFIG_STR_MAX + 256], id[37], h[67];
 
 	if (src == FACT_RECOGNIZED) {
-		json_object_object_add(d, "logIndex", json_object_new_int64(num(row[C_X1])));
-		json_object_object_add(d, "blockNumber", json_object_new_int64(num(row[C_X2])));
+		json_object_object_add(d, "logIndex", int_json(row, C_X1, "logIndex", rc));
+		json_object_object_add(d, "blockNumber", int_json(row, C_X2, "blockNumber", rc));
 		json_object_object_add(d, "endpointPayTo", addr_or_null(row[C_X3], len[C_X3]));
 		json_object_object_add(d, "endpointGratuityUsdc", text_or_null(row[C_X4], len[C_X4]));
 		json_object_object_add(d, "networkPayTo", addr_or_null(row[C_X5], len[C_X5]));
@@ -207,7 +214,7 @@ derived_details(const struct config *cfg, const uint8_t pid[16], enum fact_src s
 		snprintf(url, sizeof(url), "%s/api/site/x402/profiles/%s/activity/%s", cfg->public_base_url, id, h);
 	} else {
 		if (row[C_X4])
-			json_object_object_add(d, "recognitionLogIndex", json_object_new_int64(num(row[C_X4])));
+			json_object_object_add(d, "recognitionLogIndex", int_json(row, C_X4, "recognitionLogIndex", rc));
 		hex_encode((const uint8_t *)row[C_ROUTE], 32, h);
 		snprintf(url, sizeof(url), "%s/api/site/x402/routes/%s/reviews", cfg->public_base_url, h);
 	}
@@ -218,11 +225,12 @@ derived_details(const struct config *cfg, const uint8_t pid[16], enum fact_src s
 /*
  * A fact row as the fact object of the feed (every field, null where it
  * has none); NULL for a row that is not a fact (never written by us), and
- * *id gets its ID.
+ * *id gets its ID. NULL with *rc DB_ERROR (logged): a fact whose numbers
+ * do not parse, which fails the request.
  */
 static json_object *
 fact_json(const struct config *cfg, const uint8_t pid[16], MYSQL_ROW row, const unsigned long *len,
-    struct fact_id *id)
+    struct fact_id *id, enum db_rc *rc)
 {
 	json_object *o;
 
@@ -242,10 +250,14 @@ fact_json(const struct config *cfg, const uint8_t pid[16], MYSQL_ROW row, const 
 	json_object_object_add(o, "asset", addr_or_null(row[C_ASSET], len[C_ASSET]));
 	json_object_object_add(o, "amountAtomic", text_or_null(row[C_AMOUNT], len[C_AMOUNT]));
 	json_object_object_add(o, "transaction", hex_or_null(row[C_TX], len[C_TX], 32));
-	json_object_object_add(o, "occurredAt", json_object_new_int64(num(row[C_AT])));
+	json_object_object_add(o, "occurredAt", int_json(row, C_AT, "occurredAt", rc));
 	json_object_object_add(o, "evidenceKind", json_object_new_string(row[C_EVIDENCE]));
 	json_object_object_add(o, "details", id->src == FACT_STORED ? stored_details(row[C_DETAILS], len[C_DETAILS]) :
-	    derived_details(cfg, pid, id->src, row, len));
+	    derived_details(cfg, pid, id->src, row, len, rc));
+	if (*rc != DB_OK) {
+		json_object_put(o);
+		return NULL;
+	}
 	return o;
 }
 
@@ -271,12 +283,13 @@ facts_wallets(struct db *db, const uint8_t pid[16], struct fact_wallet *w, size_
 		memcpy(w[*n].addr, row[0], 20);
 		snprintf(w[*n].role, sizeof(w[*n].role), "%s", row[1]);
 		snprintf(w[*n].policy, sizeof(w[*n].policy), "%s", row[2]);
-		w[*n].linked_at = num(row[3]);
+		if ((rc = db_row_i64_or(row, 3, "activated_at", 0, &w[*n].linked_at)) != DB_OK)
+			break;
 		(*n)++;
 	}
 	if (res)
 		mysql_free_result(res);
-	return DB_OK;
+	return rc;
 }
 
 enum db_rc
@@ -306,13 +319,13 @@ facts_count(struct db *db, const struct config *cfg, const uint8_t pid[16], stru
 			mysql_free_result(res);
 		return DB_ERROR;
 	}
-	c->used = (uint64_t)num(row[0]);
-	c->paid_settlement = (uint64_t)num(row[1]);
-	c->reviewed = (uint64_t)num(row[2]);
-	c->recognized = (uint64_t)num(row[3]);
-	c->linked_wallet = (uint64_t)num(row[4]);
+	if ((rc = db_row_u64(row, 0, "used", &c->used)) == DB_OK &&
+	    (rc = db_row_u64(row, 1, "paid_settlement", &c->paid_settlement)) == DB_OK &&
+	    (rc = db_row_u64(row, 2, "reviewed", &c->reviewed)) == DB_OK &&
+	    (rc = db_row_u64(row, 3, "recognized", &c->recognized)) == DB_OK)
+		rc = db_row_u64(row, 4, "linked_wallet", &c->linked_wallet);
 	mysql_free_result(res);
-	return DB_OK;
+	return rc;
 }
 
 enum db_rc
@@ -358,16 +371,20 @@ facts_page(struct db *db, const struct config *cfg, const uint8_t pid[16], const
 			*more = true;
 			break;
 		}
-		if ((f = fact_json(cfg, pid, row, len, &id)) == NULL)
+		if ((f = fact_json(cfg, pid, row, len, &id, &rc)) == NULL) {
+			if (rc != DB_OK)
+				break;
 			continue;
+		}
 		json_object_array_add(arr, f);
-		last->at = (uint64_t)num(row[C_AT]);
+		if ((rc = db_row_u64(row, C_AT, "occurredAt", &last->at)) != DB_OK)
+			break;
 		last->id = id;
 		shown++;
 	}
 	if (res)
 		mysql_free_result(res);
-	return DB_OK;
+	return rc;
 }
 
 enum db_rc
@@ -387,10 +404,10 @@ facts_one(struct db *db, const struct config *cfg, const uint8_t pid[16], const 
 	if ((rc = db_query(db, &q, &res)) != DB_OK)
 		return rc;
 	if (res && (row = mysql_fetch_row(res)) != NULL && (len = mysql_fetch_lengths(res)) != NULL)
-		*out = fact_json(cfg, pid, row, len, &got);
+		*out = fact_json(cfg, pid, row, len, &got, &rc);
 	if (res)
 		mysql_free_result(res);
-	return DB_OK;
+	return rc;
 }
 
 enum db_rc
@@ -402,6 +419,7 @@ facts_activity_review(struct db *db, const uint8_t pid[16], const uint8_t activi
 	MYSQL_ROW row;
 	unsigned long *len;
 	json_object *o;
+	int64_t published;
 	enum db_rc rc;
 
 	*out = NULL;
@@ -412,6 +430,10 @@ facts_activity_review(struct db *db, const uint8_t pid[16], const uint8_t activi
 		return rc;
 	if (res && (row = mysql_fetch_row(res)) != NULL && (len = mysql_fetch_lengths(res)) != NULL &&
 	    row[0] && len[0] == 20 && row[3] && row[4] && row[5]) {
+		if ((rc = db_row_i64(row, 5, "published_at", &published)) != DB_OK) {
+			mysql_free_result(res);
+			return rc;
+		}
 		o = json_object_new_object();
 		json_object_object_add(o, "evidenceKind", json_object_new_string("client_settlement"));
 		json_object_object_add(o, "reviewText", json_object_new_string_len(row[3], (int)len[3]));
@@ -419,16 +441,19 @@ facts_activity_review(struct db *db, const uint8_t pid[16], const uint8_t activi
 		json_object_object_add(o, "accountId", account_json((const uint8_t *)row[0]));
 		json_object_object_add(o, "routeId", hex_or_null(row[1], len[1], 32));
 		json_object_object_add(o, "transaction", hex_or_null(row[2], len[2], 32));
-		json_object_object_add(o, "createdAt", json_object_new_int64(num(row[4])));
+		json_object_object_add(o, "createdAt", int_json(row, 4, "created_at", &rc));
 		json_object_object_add(o, "publishedAt", json_object_new_string(
-		    time_rfc3339((time_t)num(row[5]), t, sizeof(t))));
+		    time_rfc3339((time_t)published, t, sizeof(t))));
 		json_object_object_add(o, "digest", row[6] && len[6] == 32 ?
 		    json_object_new_string(hex_encode((const uint8_t *)row[6], 32, h)) : NULL);
-		*out = o;
+		if (rc == DB_OK)
+			*out = o;
+		else
+			json_object_put(o);
 	}
 	if (res)
 		mysql_free_result(res);
-	return DB_OK;
+	return rc;
 }
 
 json_object *

@@ -212,8 +212,14 @@ graph_recognized(struct graph *g, uint64_t max)
 		goto out;
 	while (res && (row = mysql_fetch_row(res)) != NULL) {
 		json_object *e;
-		bool efund = strcmp(row[7], "0") != 0, nfund = strcmp(row[9], "0") != 0;
+		struct u256 eusdc, nusdc;
+		bool efund, nfund;
 
+		if ((rc = db_row_u256(row, 7, "endpoint_usdc", &eusdc)) != DB_OK ||
+		    (rc = db_row_u256(row, 9, "network_usdc", &nusdc)) != DB_OK)
+			goto out;
+		efund = !u256_is_zero(&eusdc);
+		nfund = !u256_is_zero(&nusdc);
 		if (wallet_note(g, row[1], ROLE_RECOGNIZER, from, sizeof(from), a) == NULL) {
 			rc = DB_ERROR;
 			goto out;
@@ -270,14 +276,17 @@ graph_reviewed(struct graph *g, uint64_t max)
 		goto out;
 	while (res && (row = mysql_fetch_row(res)) != NULL) {
 		json_object *e;
+		int64_t n;
 
+		if ((rc = db_row_i64(row, 3, "reviewCount", &n)) != DB_OK)
+			goto out;
 		if (wallet_note(g, row[1], ROLE_REVIEWER, from, sizeof(from), a) == NULL) {
 			rc = DB_ERROR;
 			goto out;
 		}
 		e = edge_new("reviewed", from, row[0]);
 		json_object_object_add(e, "evidenceKind", json_object_new_string(row[2]));
-		json_object_object_add(e, "reviewCount", json_object_new_int64(strtoll(row[3], NULL, 10)));
+		json_object_object_add(e, "reviewCount", json_object_new_int64(n));
 		json_object_object_add(e, "latestPublishedAt", row[4] ? json_object_new_string(row[4]) : NULL);
 		json_object_array_add(g->edges, e);
 		shown++;
@@ -315,9 +324,13 @@ graph_described(struct graph *g, uint64_t max)
 	if ((rc = graph_rows(g, &c, &q, &matched, &res)) != DB_OK)
 		goto out;
 	while (res && (row = mysql_fetch_row(res)) != NULL) {
-		json_object *e, *roles = json_object_new_array();
+		json_object *e, *roles;
 		char rl[64], *p, *s;
+		int64_t expires;
 
+		if ((rc = db_row_i64(row, 4, "note_expires_at", &expires)) != DB_OK)
+			goto out;
+		roles = json_object_new_array();
 		if (wallet_note(g, row[1], ROLE_CONTEXT_PUBLISHER, from, sizeof(from), a) == NULL) {
 			json_object_put(roles);
 			rc = DB_ERROR;
@@ -335,7 +348,7 @@ graph_described(struct graph *g, uint64_t max)
 		json_object_object_add(e, "participantRoles", roles);
 		json_object_object_add(e, "publishedAt", json_object_new_string(row[3]));
 		json_object_object_add(e, "expiresAt", json_object_new_string(
-		    time_rfc3339((time_t)strtoll(row[4], NULL, 10), t, sizeof(t))));
+		    time_rfc3339((time_t)expires, t, sizeof(t))));
 		json_object_array_add(g->edges, e);
 		shown++;
 	}

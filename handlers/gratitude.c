@@ -44,6 +44,7 @@
 #include "table.h"
 #include "timefmt.h"
 #include "tipreads.h"
+#include "u256.h"
 #include "banned.h"
 
 #define GRAT_HANDLES_MAX 25
@@ -55,7 +56,7 @@ struct edge {
 	uint8_t hh[32];
 	char handle[HANDLE_MAX_LEN + 8];
 	uint64_t tips, priv, first, last;
-	char usdc[80];
+	struct u256 usdc;
 	struct score_marker markers[GRAT_EDGE_MARKERS];
 	size_t nmarkers;
 };
@@ -97,55 +98,35 @@ graph_find(struct graph *g, const char *tipper, const uint8_t hh[32])
 	return NULL;
 }
 
-/* Add a + b (decimal digit strings) into a[80]. */
-static void
-dec_add(char *a, const char *b)
-{
-	char out[80];
-	size_t la = strlen(a), lb = strlen(b), n = (la > lb ? la : lb) + 1, k = n;
-	int carry = 0;
-
-	if (n >= sizeof(out))
-		return;
-	out[n] = '\0';
-	for (size_t i = 0; i < n; i++) {
-		int d = carry + (i < la ? a[la - 1 - i] - '0' : 0) + (i < lb ? b[lb - 1 - i] - '0' : 0);
-
-		out[--k] = (char)('0' + d % 10);
-		carry = d / 10;
-	}
-	k = 0;
-	while (out[k] == '0' && out[k + 1] != '\0')
-		k++;
-	snprintf(a, 80, "%s", out + k);
-}
-
 /* Columns of an aggregated edge row: tipper, handle hash, handle, tips, private, usdc, first, last. */
 #define EDGE_COLUMNS \
 	"LOWER(HEX(tipper)), LOWER(HEX(handle_hash)), MAX(handle), COUNT(*), SUM(is_private), " \
 	"COALESCE(SUM(IF(status <> 'refunded', usdc_amount, NULL)), 0), MIN(block_time), MAX(block_time)"
 
-static int
+/* Add the edge of row to g unless it is there; DB_ERROR when a column does not parse or memory runs out. */
+static enum db_rc
 edge_from_row(struct graph *g, MYSQL_ROW row)
 {
-	struct edge *e;
+	struct edge *e, x = { 0 };
 	uint8_t hh[32];
 
 	if (hex_decode_fixed(row[1], strlen(row[1]), hh, 32, false) < 0)
-		return 0;
+		return DB_OK;
 	if (graph_find(g, row[0], hh) != NULL)
-		return 0;
+		return DB_OK;
+	if (db_row_u64(row, 3, "tipCount", &x.tips) != DB_OK ||
+	    db_row_u64_or(row, 4, "privateCount", 0, &x.priv) != DB_OK ||
+	    db_row_u256(row, 5, "amountUsdc", &x.usdc) != DB_OK ||
+	    db_row_u64(row, 6, "firstAt", &x.first) != DB_OK ||
+	    db_row_u64(row, 7, "lastAt", &x.last) != DB_OK)
+		return DB_ERROR;
 	if ((e = graph_add(g)) == NULL)
-		return -1;
+		return DB_ERROR;
+	*e = x;
 	snprintf(e->tipper, sizeof(e->tipper), "%s", row[0]);
 	memcpy(e->hh, hh, 32);
 	snprintf(e->handle, sizeof(e->handle), "%s", row[2]);
-	e->tips = strtoull(row[3], NULL, 10);
-	e->priv = row[4] ? strtoull(row[4], NULL, 10) : 0;
-	snprintf(e->usdc, sizeof(e->usdc), "%s", row[5]);
-	e->first = strtoull(row[6], NULL, 10);
-	e->last = strtoull(row[7], NULL, 10);
-	return 0;
+	return DB_OK;
 }
 
 /* Run q and add its aggregated edge rows to g; more than limit in all sets truncated. */
@@ -163,10 +144,8 @@ edges_query(struct db *db, struct sql *q, struct graph *g, uint64_t limit)
 			g->truncated = true;
 			break;
 		}
-		if (edge_from_row(g, row) < 0) {
-			rc = DB_ERROR;
+		if ((rc = edge_from_row(g, row)) != DB_OK)
 			break;
-		}
 	}
 	if (res)
 		mysql_free_result(res);
@@ -177,7 +156,8 @@ struct queried {
 	struct handle h;
 	uint8_t hh[32];
 	char wallet[41];        /* linked wallet, "" when none */
-	char tips[24], priv[24], usdc[80];
+	uint64_t tips, priv;
+	struct u256 usdc;
 };
 
 /* The handle nodes' facts: linked wallet and received totals. */
@@ -195,21 +175,19 @@ queried_load(struct req *r, struct queried *qh)
 	    qh->h.kind == HANDLE_AGENT ? handle_name(&qh->h) : NULL, qh->wallet, &found);
 	if (rc != DB_OK)
 		return rc;
-	snprintf(qh->tips, sizeof(qh->tips), "0");
-	snprintf(qh->priv, sizeof(qh->priv), "0");
-	snprintf(qh->usdc, sizeof(qh->usdc), "0");
+	qh->tips = qh->priv = 0;
+	u256_from_u64(&qh->usdc, 0);
 	sql_add(&q, "SELECT tips_received, private_received, total_usdc FROM handle_tip_stats WHERE "
 	    "chain_id = ? AND handle_hash = ?", SQL_U64(r->cfg->chain_id), SQL_BYTES(qh->hh, 32));
 	if ((rc = db_query(r->db, &q, &res)) != DB_OK)
 		return rc;
-	if (res && (row = mysql_fetch_row(res)) != NULL) {
-		snprintf(qh->tips, sizeof(qh->tips), "%s", row[0]);
-		snprintf(qh->priv, sizeof(qh->priv), "%s", row[1]);
-		snprintf(qh->usdc, sizeof(qh->usdc), "%s", row[2]);
-	}
+	if (res && (row = mysql_fetch_row(res)) != NULL &&
+	    (rc = db_row_u64(row, 0, "tips_received", &qh->tips)) == DB_OK &&
+	    (rc = db_row_u64(row, 1, "private_received", &qh->priv)) == DB_OK)
+		rc = db_row_u256(row, 2, "total_usdc", &qh->usdc);
 	if (res)
 		mysql_free_result(res);
-	return DB_OK;
+	return rc;
 }
 
 /* Incoming edges of the handles, then the outgoing edges of their linked wallets. */
@@ -251,26 +229,20 @@ handle_edges(struct req *r, struct queried *qh, size_t n, struct graph *g, uint6
 static enum db_rc
 repo_edges(struct req *r, const char *repo, struct graph *g, uint64_t limit, uint64_t *scanned)
 {
-	char b[1024], pat[2 * GRATITUDE_REPO_MAX + 8];
+	char b[1024 + 4 * GRATITUDE_REPO_MAX], cites[GRATITUDE_REPO_MAX + 2];
 	struct sql q = SQL_ON(b);
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
-	size_t k = 0;
+	int k;
 	enum db_rc rc;
 
-	/* A LIKE prefilter ('_' escaped); the marker grammar decides below. */
-	pat[k++] = '%';
-	for (const char *p = repo; *p; p++) {
-		if (*p == '_')
-			pat[k++] = '\\';
-		pat[k++] = *p;
-	}
-	pat[k++] = '#';
-	pat[k++] = '%';
-	pat[k] = '\0';
+	/* A LIKE prefilter: notes containing "<repo>#"; the marker grammar decides below. */
+	k = snprintf(cites, sizeof(cites), "%s#", repo);
+	if (k < 0 || (size_t)k >= sizeof(cites))
+		return DB_ERROR;
 	sql_add(&q, "SELECT LOWER(HEX(tipper)), LOWER(HEX(handle_hash)), handle, note, usdc_amount, "
 	    "status, block_time FROM tips WHERE chain_id = ? AND is_private = 0 AND LOWER(note) LIKE ? "
-	    "ORDER BY tip_id DESC LIMIT ?", SQL_U64(r->cfg->chain_id), SQL_TEXT(pat),
+	    "ORDER BY tip_id DESC LIMIT ?", SQL_U64(r->cfg->chain_id), SQL_LIKE_CONTAINS(cites, (size_t)k),
 	    SQL_U64(GRAT_SCAN_MAX + 1));
 	if ((rc = db_query(r->db, &q, &res)) != DB_OK)
 		return rc;
@@ -280,13 +252,16 @@ repo_edges(struct req *r, const char *repo, struct graph *g, uint64_t limit, uin
 		size_t nm = gratitude_note_markers(row[3], strlen(row[3]), repo, m, GRAT_EDGE_MARKERS);
 		uint8_t hh[32];
 		struct edge *e;
-		uint64_t t = strtoull(row[6], NULL, 10);
+		struct u256 amount;
+		uint64_t t;
 
 		if (*scanned == GRAT_SCAN_MAX) {
 			g->truncated = true;
 			break;
 		}
 		(*scanned)++;
+		if ((rc = db_row_u64(row, 6, "block_time", &t)) != DB_OK)
+			break;
 		if (nm == 0 || hex_decode_fixed(row[1], strlen(row[1]), hh, 32, false) < 0)
 			continue;
 		if ((e = graph_find(g, row[0], hh)) == NULL) {
@@ -297,12 +272,15 @@ repo_edges(struct req *r, const char *repo, struct graph *g, uint64_t limit, uin
 			snprintf(e->tipper, sizeof(e->tipper), "%s", row[0]);
 			memcpy(e->hh, hh, 32);
 			snprintf(e->handle, sizeof(e->handle), "%s", row[2]);
-			snprintf(e->usdc, sizeof(e->usdc), "0");
 			e->first = e->last = t;
 		}
 		e->tips++;
-		if (strcmp(row[5], "refunded") != 0 && row[4])
-			dec_add(e->usdc, row[4]);
+		if (strcmp(row[5], "refunded") != 0 && row[4] &&
+		    ((rc = db_row_u256(row, 4, "usdc_amount", &amount)) != DB_OK ||
+		    u256_add(&e->usdc, &e->usdc, &amount) < 0)) {
+			rc = DB_ERROR;
+			break;
+		}
 		e->first = t < e->first ? t : e->first;
 		e->last = t > e->last ? t : e->last;
 		for (size_t i = 0; i < nm && e->nmarkers < GRAT_EDGE_MARKERS; i++) {
@@ -353,7 +331,7 @@ graph_json(json_object *o, struct graph *g, const struct queried *qh, size_t nq,
     uint64_t limit)
 {
 	json_object *nodes = json_object_new_array(), *edges = json_object_new_array(), *seen, *bd;
-	char id[2 * GRATITUDE_REPO_MAX + HANDLE_MAX_LEN + 16], t[40];
+	char id[2 * GRATITUDE_REPO_MAX + HANDLE_MAX_LEN + 16], t[40], dec[U256_DEC_MAX + 1];
 
 	seen = json_object_new_object();  /* node ids already listed */
 	if (repo) {
@@ -375,9 +353,9 @@ graph_json(json_object *o, struct graph *g, const struct queried *qh, size_t nq,
 		json_object_object_add(n, "handle", json_object_new_string(qh[i].h.text));
 		json_object_object_add(n, "queried", json_object_new_boolean(1));
 		json_object_object_add(n, "linkedWallet", qh[i].wallet[0] ? addr_json_new(qh[i].wallet) : NULL);
-		json_object_object_add(rc, "tips", json_object_new_int64(strtoll(qh[i].tips, NULL, 10)));
-		json_object_object_add(rc, "privateTips", json_object_new_int64(strtoll(qh[i].priv, NULL, 10)));
-		json_object_object_add(rc, "usdc", json_object_new_string(qh[i].usdc));
+		json_object_object_add(rc, "tips", json_object_new_int64((int64_t)qh[i].tips));
+		json_object_object_add(rc, "privateTips", json_object_new_int64((int64_t)qh[i].priv));
+		json_object_object_add(rc, "usdc", json_object_new_string(u256_format_dec(&qh[i].usdc, dec)));
 		json_object_object_add(n, "received", rc);
 		json_object_array_add(nodes, n);
 	}
@@ -417,7 +395,7 @@ graph_json(json_object *o, struct graph *g, const struct queried *qh, size_t nq,
 		json_object_object_add(j, "to", json_object_new_string(id));
 		json_object_object_add(j, "tipCount", json_object_new_int64((int64_t)e->tips));
 		json_object_object_add(j, "privateCount", json_object_new_int64((int64_t)e->priv));
-		json_object_object_add(j, "amountUsdc", json_object_new_string(e->usdc));
+		json_object_object_add(j, "amountUsdc", json_object_new_string(u256_format_dec(&e->usdc, dec)));
 		json_object_object_add(j, "firstAt", json_object_new_string(time_rfc3339((time_t)e->first, t, sizeof(t))));
 		json_object_object_add(j, "lastAt", json_object_new_string(time_rfc3339((time_t)e->last, t, sizeof(t))));
 		if (repo) {

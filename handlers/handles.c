@@ -81,8 +81,10 @@ wallet_json(const struct tippoints *p)
 static enum db_rc
 counts(struct req *r, const struct value *h, uint64_t *received, uint64_t *sent)
 {
-	char b[900], x[24], y[24];
+	char b[900];
 	struct sql q = SQL_ON(b);
+	MYSQL_RES *res;
+	MYSQL_ROW row;
 	enum db_rc rc;
 
 	sql_add(&q, "SELECT IFNULL((SELECT tips_received FROM handle_tip_stats WHERE chain_id = ? "
@@ -95,11 +97,14 @@ counts(struct req *r, const struct value *h, uint64_t *received, uint64_t *sent)
 		sql_add(&q, "IFNULL((SELECT s.tips_sent FROM handle_links l JOIN wallet_tip_stats s "
 		    "ON s.chain_id = l.chain_id AND s.wallet = l.wallet WHERE l.chain_id = ? "
 		    "AND l.handle_hash = ?), 0)", SQL_U64(r->cfg->chain_id), SQL_BYTES(h->hash, 32));
-	if ((rc = db_query_pair(r->db, &q, x, y, sizeof(x))) != DB_OK)
+	if ((rc = db_query(r->db, &q, &res)) != DB_OK)
 		return rc;
-	*received = strtoull(x, NULL, 10);
-	*sent = strtoull(y, NULL, 10);
-	return DB_OK;
+	row = res ? mysql_fetch_row(res) : NULL;
+	if ((rc = db_row_u64(row, 0, "tips_received", received)) == DB_OK)
+		rc = db_row_u64(row, 1, "tips_sent", sent);
+	if (res)
+		mysql_free_result(res);
+	return rc;
 }
 
 static enum err

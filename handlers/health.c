@@ -13,6 +13,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "clock.h"
 #include "config.h"
 #include "db.h"
 #include "sql.h"
@@ -27,22 +28,13 @@ struct health_cache {
 	uint64_t schema_version;
 	char checked_at[32];
 	bool ix_row;               /* the indexer has a checkpoint */
-	long long ix_block, ix_head, ix_seen_ago;
+	int64_t ix_block, ix_head, ix_seen_ago;
 	bool ix_has_head, ix_has_seen;
 	char ix_error[320];
 };
 
 /* Each serving thread reuses its own check (no lock, no sharing). */
 static _Thread_local struct health_cache cache;
-
-static uint64_t
-now_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
 
 static enum db_rc
 read_indexer(struct req *r)
@@ -60,16 +52,18 @@ read_indexer(struct req *r)
 	if ((rc = db_query(r->db, &q, &res)) != DB_OK)
 		return rc;
 	if (res && (row = mysql_fetch_row(res)) != NULL) {
-		cache.ix_row = true;
-		cache.ix_block = row[0] ? strtoll(row[0], NULL, 10) : 0;
-		cache.ix_has_head = row[1] != NULL;
-		cache.ix_head = row[1] ? strtoll(row[1], NULL, 10) : 0;
-		cache.ix_has_seen = row[2] != NULL;
-		cache.ix_seen_ago = row[2] ? strtoll(row[2], NULL, 10) : 0;
+		cache.ix_has_head = !db_row_null(row, 1);
+		cache.ix_has_seen = !db_row_null(row, 2);
+		if ((rc = db_row_i64_or(row, 0, "block_number", 0, &cache.ix_block)) == DB_OK &&
+		    (rc = db_row_i64_or(row, 1, "head_block", 0, &cache.ix_head)) == DB_OK)
+			rc = db_row_i64_or(row, 2, "seconds since head_seen_at", 0, &cache.ix_seen_ago);
+		cache.ix_row = rc == DB_OK;
 		snprintf(cache.ix_error, sizeof(cache.ix_error), "%s", row[3] ? row[3] : "");
 	}
 	if (res)
 		mysql_free_result(res);
+	if (rc != DB_OK)
+		return rc;
 	if (!cache.ix_row || cache.ix_error[0] != '\0')
 		return DB_OK;
 	/* The indexer's other sources (tips, attestation, registry) fail alone too. */
@@ -116,7 +110,7 @@ indexer_json(const struct config *cfg)
 enum err
 h_health_get(struct req *r, struct resp *w)
 {
-	uint64_t now = now_ms();
+	uint64_t now = clock_ms();
 	json_object *o, *db;
 	int rc;
 

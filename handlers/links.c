@@ -31,12 +31,6 @@ struct link {
 	int64_t created, expires, activated, ended;   /* 0 when NULL */
 };
 
-static int64_t
-num(const char *s)
-{
-	return s ? strtoll(s, NULL, 10) : 0;
-}
-
 /* The link with ID id in profile pid, or (id NULL) wallet's active link there. */
 static enum db_rc
 link_load(struct db *db, const uint8_t pid[16], const uint8_t *id, const uint8_t *wallet, struct link *l,
@@ -73,15 +67,15 @@ link_load(struct db *db, const uint8_t pid[16], const uint8_t *id, const uint8_t
 			memcpy(l->digest, row[6], 32);
 			l->has_digest = true;
 		}
-		l->created = num(row[7]);
-		l->expires = num(row[8]);
-		l->activated = num(row[9]);
-		l->ended = num(row[10]);
-		*found = true;
+		if ((rc = db_row_i64(row, 7, "created_at", &l->created)) == DB_OK &&
+		    (rc = db_row_i64_or(row, 8, "expires_at", 0, &l->expires)) == DB_OK &&
+		    (rc = db_row_i64_or(row, 9, "activated_at", 0, &l->activated)) == DB_OK)
+			rc = db_row_i64_or(row, 10, "ended_at", 0, &l->ended);
+		*found = rc == DB_OK;
 	}
 	if (res)
 		mysql_free_result(res);
-	return DB_OK;
+	return rc;
 }
 
 /*

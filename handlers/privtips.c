@@ -94,13 +94,13 @@ privtips_load(struct req *r, uint64_t tip_id, const uint8_t *by_tx, struct ptip 
 	if (db_query(r->db, &q, &res) != DB_OK)
 		return ERR_DATABASE_UNAVAILABLE;
 	if (res && (row = mysql_fetch_row(res)) != NULL) {
-		out->tip_id = strtoull(row[0], NULL, 10);
 		out->agent = strcmp(row[1], "agent") == 0;
 		snprintf(out->handle, sizeof(out->handle), "%s", row[2]);
-		snprintf(out->agent_id, sizeof(out->agent_id), "%s", row[3]);
-		out->log_index = strtoull(row[8], NULL, 10);
-		snprintf(out->status, sizeof(out->status), "%s", row[9]);
-		e = hex_col(row[4], out->tipper, 20) && hex_col(row[5], out->handle_hash, 32) &&
+		e = db_row_u64(row, 0, "tip_id", &out->tip_id) == DB_OK &&
+		    db_row_text(row, 3, "agent_id", out->agent_id, sizeof(out->agent_id)) == DB_OK &&
+		    db_row_u64(row, 8, "log_index", &out->log_index) == DB_OK &&
+		    db_row_text(row, 9, "status", out->status, sizeof(out->status)) == DB_OK &&
+		    hex_col(row[4], out->tipper, 20) && hex_col(row[5], out->handle_hash, 32) &&
 		    hex_col(row[6], out->commitment, 32) && hex_col(row[7], out->tx, 32) ?
 		    ERR_NONE : ERR_INTERNAL;
 	}
@@ -156,16 +156,6 @@ out:
 	return e;
 }
 
-/* A log's string member, or NULL. */
-static const char *
-member(json_object *o, const char *key)
-{
-	json_object *v;
-
-	return json_object_object_get_ex(o, key, &v) && json_object_is_type(v, json_type_string) ?
-	    json_object_get_string(v) : NULL;
-}
-
 /* topics[i] of a log as a string, or NULL. */
 static const char *
 topic(json_object *l, size_t i)
@@ -185,7 +175,7 @@ log_at(json_object *logs, uint64_t idx)
 {
 	for (size_t i = 0; i < json_object_array_length(logs); i++) {
 		json_object *l = json_object_array_get_idx(logs, i);
-		const char *li = member(l, "logIndex");
+		const char *li = json_member_string(l, "logIndex", NULL);
 		uint64_t n;
 
 		if (li && rpc_hex_u64(li, &n) == 0 && n == idx)
@@ -237,16 +227,16 @@ privtips_amount(struct req *r, const struct ptip *t, char amount[DECIMAL_ATOMIC_
 	if (t->log_index == 0 || (tip = log_at(logs, t->log_index)) == NULL ||
 	    (pull = log_at(logs, t->log_index - 1)) == NULL)
 		goto out;
-	a = member(tip, "address");
+	a = json_member_string(tip, "address", NULL);
 	t1 = topic(tip, 1);
 	if (a == NULL || strcasecmp(a, hex_encode(cfg->tips_address.b, 20, addr)) != 0 || t1 == NULL ||
 	    strcasecmp(t1, id) != 0)
 		goto out;
-	a = member(pull, "address");
+	a = json_member_string(pull, "address", NULL);
 	t0 = topic(pull, 0);
 	t1 = topic(pull, 1);
 	t3 = topic(pull, 3);
-	data = member(pull, "data");
+	data = json_member_string(pull, "data", NULL);
 	if (a == NULL || strcasecmp(a, hex_encode(cfg->usdc_address.b, 20, addr)) != 0 || t0 == NULL ||
 	    strcasecmp(t0, TRANSFER_TOPIC) != 0 || t1 == NULL ||
 	    strcasecmp(t1, addr_topic(t->tipper, from)) != 0 || t3 != NULL || topic(pull, 2) == NULL ||
@@ -553,10 +543,18 @@ signed_unlock(struct req *r, struct resp *w, const struct ptip *t, const struct 
 	    "nonce = ? AND chain_id = ?", SQL_BYTES(a->nonce, 32), SQL_U64(r->cfg->chain_id));
 	if (db_query(r->db, &q, &res) != DB_OK)
 		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
-	if (res && (row = mysql_fetch_row(res)) != NULL)
-		valid = strtoull(row[0], NULL, 10) == t->tip_id &&
-		    strtoull(row[1], NULL, 10) == a->deadline && (int64_t)a->deadline > now &&
-		    strcmp(row[2], "1") == 0;
+	if (res && (row = mysql_fetch_row(res)) != NULL) {
+		uint64_t tip_id, expires;
+		bool unused;
+
+		if (db_row_u64(row, 0, "tip_id", &tip_id) != DB_OK ||
+		    db_row_u64(row, 1, "expires_at", &expires) != DB_OK ||
+		    db_row_bool(row, 2, "used_at IS NULL", &unused) != DB_OK) {
+			mysql_free_result(res);
+			return resp_fail(w, ERR_INTERNAL, NULL, NULL);
+		}
+		valid = tip_id == t->tip_id && expires == a->deadline && (int64_t)a->deadline > now && unused;
+	}
 	if (res)
 		mysql_free_result(res);
 	if (!valid)

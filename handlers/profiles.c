@@ -85,12 +85,12 @@ profile_load(struct db *db, const uint8_t *id, const uint8_t *controller, struct
 		memcpy(p->id, row[0], 16);
 		memcpy(p->controller, row[1], 20);
 		snprintf(p->mode, sizeof(p->mode), "%s", row[2]);
-		p->created_at = strtoll(row[3], NULL, 10);
-		*found = true;
+		rc = db_row_i64(row, 3, "created_at", &p->created_at);
+		*found = rc == DB_OK;
 	}
 	if (res)
 		mysql_free_result(res);
-	return DB_OK;
+	return rc;
 }
 
 json_object *
@@ -120,15 +120,22 @@ profile_json(struct db *db, const struct profile *p)
 	json_object_object_add(o, "walletLimit", json_object_new_int(PROFILE_WALLETS_MAX));
 	while ((row = mysql_fetch_row(res)) != NULL && (len = mysql_fetch_lengths(res)) != NULL) {
 		json_object *w;
+		int64_t at;
 
 		if (!row[0] || len[0] != 16 || !row[1] || len[1] != 20 || !row[2] || !row[3])
 			continue;
+		if (db_row_i64(row, 3, "activated_at", &at) != DB_OK) {
+			mysql_free_result(res);
+			json_object_put(wallets);
+			json_object_put(o);
+			return NULL;
+		}
 		w = json_object_new_object();
 		uuid_text((const uint8_t *)row[0], id);
 		json_object_object_add(w, "linkId", json_object_new_string(id));
 		json_object_object_add(w, "accountId", account_json((const uint8_t *)row[1]));
 		json_object_object_add(w, "role", json_object_new_string(row[2]));
-		json_object_object_add(w, "linkedAt", time_json(strtoll(row[3], NULL, 10)));
+		json_object_object_add(w, "linkedAt", time_json(at));
 		json_object_array_add(wallets, w);
 	}
 	mysql_free_result(res);

@@ -56,8 +56,9 @@ load_record(struct req *r, const struct publication *p, json_object **out)
 	if ((rc = db_query(r->db, &q, &res)) != DB_OK)
 		return rc;
 	if (res && (row = mysql_fetch_row(res)) != NULL) {
-		*out = review_record(row);
-		if (pool_defer(&r->pool, json_release, *out) < 0) {
+		if ((*out = review_record(row)) == NULL)
+			rc = DB_ERROR;
+		else if (pool_defer(&r->pool, json_release, *out) < 0) {
 			json_object_put(*out);
 			*out = NULL;
 			rc = DB_ERROR;

@@ -173,6 +173,7 @@ route_facts(struct req *r, json_object *cand, json_object **out)
 	MYSQL_ROW row = NULL;
 	char b[1024], stamp[32];
 	struct sql q = SQL_ON(b);
+	int64_t latest = -1, contexts = 0;   /* latest: -1 without a recognition */
 	enum db_rc rc;
 
 	*out = NULL;
@@ -188,6 +189,12 @@ route_facts(struct req *r, json_object *cand, json_object **out)
 	}
 	if (res)
 		row = mysql_fetch_row(res);
+	if (row != NULL && (db_row_i64_or(row, 1, "latest_block_time", -1, &latest) != DB_OK ||
+	    db_row_i64_or(row, 2, "signedContextCount", 0, &contexts) != DB_OK)) {
+		mysql_free_result(res);
+		json_object_put(sum);
+		return DB_ERROR;
+	}
 	f = json_object_new_object();
 	copy_member(f, "priceAmount", price, "amount");
 	copy_member(f, "priceCurrency", price, "currency");
@@ -203,14 +210,10 @@ route_facts(struct req *r, json_object *cand, json_object **out)
 	copy_member(f, "latestReviewAt", sum, "latestReviewAt");
 	json_object_object_add(f, "recognitionTotalUsdc",
 	    json_object_new_string(row && row[0] ? row[0] : "0"));
-	json_object_object_add(f, "latestRecognitionAt", row && row[1] ?
-	    json_object_new_string(time_rfc3339((time_t)strtoll(row[1], NULL, 10), stamp, sizeof(stamp))) : NULL);
-	{
-		int64_t n = row && row[2] ? strtoll(row[2], NULL, 10) : 0;
-
-		json_object_object_add(f, "signedContext", json_object_new_boolean(n > 0));
-		json_object_object_add(f, "signedContextCount", json_object_new_int64(n));
-	}
+	json_object_object_add(f, "latestRecognitionAt", latest >= 0 ?
+	    json_object_new_string(time_rfc3339((time_t)latest, stamp, sizeof(stamp))) : NULL);
+	json_object_object_add(f, "signedContext", json_object_new_boolean(contexts > 0));
+	json_object_object_add(f, "signedContextCount", json_object_new_int64(contexts));
 	if (res)
 		mysql_free_result(res);
 	json_object_put(sum);

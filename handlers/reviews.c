@@ -56,10 +56,16 @@ stored_json(const char *s)
 json_object *
 review_record(MYSQL_ROW row)
 {
-	json_object *o = json_object_new_object(), *rv = json_object_new_object(), *v;
+	json_object *o, *rv, *v;
 	char buf[80], a[ADDR_TEXT_LEN + 1] = "";
 	struct addr w;
 	bool v1 = strcmp(row[0], BRAND_LANE) == 0;
+	int64_t created;
+
+	if (db_row_i64(row, 4, "createdAt", &created) != DB_OK)
+		return NULL;
+	o = json_object_new_object();
+	rv = json_object_new_object();
 
 	snprintf(buf, sizeof(buf), BRAND_LOWER ".x402-review/v%s", v1 ? "1" :
 	    strcmp(row[0], "receipt_verified") == 0 ? "2" : "3");
@@ -74,7 +80,7 @@ review_record(MYSQL_ROW row)
 	json_object_object_add(rv, "accounts", json_object_new_array());
 	json_object_object_add(o, "reviewer", rv);
 	json_object_object_add(o, "createdAt", json_object_new_string(
-	    time_rfc3339((time_t)strtoll(row[4], NULL, 10), buf, sizeof(buf))));
+	    time_rfc3339((time_t)created, buf, sizeof(buf))));
 	json_object_object_add(o, "publishedAt", json_object_new_string(row[5]));
 	if (v1 && row[7]) {
 		v = json_object_new_object();
@@ -121,6 +127,11 @@ review_summary(struct db *db, const struct config *cfg, const char *rid, json_ob
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row = NULL;
 	json_object *o;
+	/* Columns 0..4, named as in the summary. */
+	static const char *const counts[] = { "count", BRAND_LOWER "BackedCount", "receiptVerifiedCount",
+	    "selfReportedCount", "distinctReviewerWalletCount" };
+	int64_t n[sizeof(counts) / sizeof(counts[0])] = { 0 };
+	bool complete = false;
 	enum db_rc rc;
 
 	sql_add(&q, "SELECT COUNT(*), COALESCE(SUM(lane = '" BRAND_LANE "'), 0), "
@@ -133,19 +144,19 @@ review_summary(struct db *db, const struct config *cfg, const char *rid, json_ob
 		return rc;
 	if (res)
 		row = mysql_fetch_row(res);
+	for (size_t i = 0; row != NULL && rc == DB_OK && i < sizeof(counts) / sizeof(counts[0]); i++)
+		rc = db_row_i64_or(row, (unsigned int)i, counts[i], 0, &n[i]);
+	if (row != NULL && rc == DB_OK)
+		rc = db_row_bool_or(row, 6, "indexComplete", false, &complete);
+	if (rc != DB_OK) {
+		mysql_free_result(res);
+		return rc;
+	}
 	o = json_object_new_object();
-	json_object_object_add(o, "count", json_object_new_int64(row ? strtoll(row[0], NULL, 10) : 0));
-	json_object_object_add(o, BRAND_LOWER "BackedCount",
-	    json_object_new_int64(row && row[1] ? strtoll(row[1], NULL, 10) : 0));
-	json_object_object_add(o, "receiptVerifiedCount",
-	    json_object_new_int64(row && row[2] ? strtoll(row[2], NULL, 10) : 0));
-	json_object_object_add(o, "selfReportedCount",
-	    json_object_new_int64(row && row[3] ? strtoll(row[3], NULL, 10) : 0));
-	json_object_object_add(o, "distinctReviewerWalletCount",
-	    json_object_new_int64(row && row[4] ? strtoll(row[4], NULL, 10) : 0));
+	for (size_t i = 0; i < sizeof(counts) / sizeof(counts[0]); i++)
+		json_object_object_add(o, counts[i], json_object_new_int64(n[i]));
 	json_object_object_add(o, "latestReviewAt", row && row[5] ? json_object_new_string(row[5]) : NULL);
-	json_object_object_add(o, "indexComplete", json_object_new_boolean(row && row[6] &&
-	    strcmp(row[6], "1") == 0));
+	json_object_object_add(o, "indexComplete", json_object_new_boolean(complete));
 	if (res)
 		mysql_free_result(res);
 	*out = o;
@@ -170,12 +181,13 @@ load_by_recognition(struct req *r, const char *tx, uint64_t log_index, json_obje
 	if ((rc = db_query(r->db, &q, &res)) != DB_OK)
 		return rc;
 	if (res && (row = mysql_fetch_row(res)) != NULL) {
-		*out = review_record(row);
+		if ((*out = review_record(row)) == NULL)
+			rc = DB_ERROR;
 		snprintf(digest_hex, dcap, "%s", row[REVIEW_NCOLUMNS]);
 	}
 	if (res)
 		mysql_free_result(res);
-	return DB_OK;
+	return rc;
 }
 
 enum err
@@ -324,11 +336,18 @@ h_site_route_reviews_get(struct req *r, struct resp *w)
 	json_object_object_add(o, "routeId", json_object_new_string(rid));
 	json_object_object_add(o, "reviewSummary", json_object_get(sum));
 	arr = json_object_new_array();
-	while (res && (row = mysql_fetch_row(res)) != NULL)
-		json_object_array_add(arr, review_record(row));
+	json_object_object_add(o, "reviews", arr);
+	while (res && (row = mysql_fetch_row(res)) != NULL) {
+		json_object *rec = review_record(row);
+
+		if (rec == NULL) {
+			mysql_free_result(res);
+			return resp_fail(w, ERR_INTERNAL, NULL, NULL);
+		}
+		json_object_array_add(arr, rec);
+	}
 	if (res)
 		mysql_free_result(res);
-	json_object_object_add(o, "reviews", arr);
 	/* DB_ERROR is also its out of memory: a 500, never database_unavailable. */
 	if ((rc = accounts_fill_reviews(r->db, r->cfg, arr)) != DB_OK)
 		return db_fail(w, rc);

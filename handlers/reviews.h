@@ -31,7 +31,11 @@
  */
 enum db_rc review_summary(struct db *db, const struct config *cfg, const char *rid, json_object **out);
 
-/* The public record of one review row selected with REVIEW_COLUMNS. */
+/*
+ * The public record of one review row selected with REVIEW_COLUMNS (the
+ * caller puts it); NULL when a column does not parse (logged): the
+ * caller fails the request.
+ */
 json_object *review_record(MYSQL_ROW row);
 
 #endif

@@ -306,6 +306,7 @@ route_recognition_new(struct db *db, const struct config *cfg, const char *rid, 
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row = NULL;
 	json_object *o = json_object_new_object();
+	int64_t count = 0, tippers = 0;
 	enum db_rc rc;
 
 	sql_add(&q, "SELECT recognition_count, tipper_count, endpoint_usdc, network_usdc, "
@@ -319,10 +320,14 @@ route_recognition_new(struct db *db, const struct config *cfg, const char *rid, 
 	}
 	if (res)
 		row = mysql_fetch_row(res);
-	json_object_object_add(o, "routed" BRAND_CAPITAL "Count",
-	    json_object_new_int64(row ? strtoll(row[0], NULL, 10) : 0));
-	json_object_object_add(o, "distinctTipperWalletCount",
-	    json_object_new_int64(row ? strtoll(row[1], NULL, 10) : 0));
+	if (row != NULL && (db_row_i64(row, 0, "recognition_count", &count) != DB_OK ||
+	    db_row_i64(row, 1, "tipper_count", &tippers) != DB_OK)) {
+		mysql_free_result(res);
+		json_object_put(o);
+		return DB_ERROR;
+	}
+	json_object_object_add(o, "routed" BRAND_CAPITAL "Count", json_object_new_int64(count));
+	json_object_object_add(o, "distinctTipperWalletCount", json_object_new_int64(tippers));
 	json_object_object_add(o, "endpointGratuityUsdc", route_dec_new(row ? row[2] : NULL));
 	json_object_object_add(o, "networkGratuityUsdc", route_dec_new(row ? row[3] : NULL));
 	json_object_object_add(o, "totalRecognitionUsdc", route_dec_new(row ? row[4] : NULL));
@@ -427,11 +432,18 @@ h_route_reviews_get(struct req *r, struct resp *w)
 		return db_fail(w, rc);
 	}
 	arr = json_object_new_array();
-	while (res && (row = mysql_fetch_row(res)) != NULL)
-		json_object_array_add(arr, review_record(row));
+	while (res && (row = mysql_fetch_row(res)) != NULL) {
+		json_object *rec = review_record(row);
+
+		if (rec == NULL) {
+			rc = DB_ERROR;
+			break;
+		}
+		json_object_array_add(arr, rec);
+	}
 	if (res)
 		mysql_free_result(res);
-	if ((rc = accounts_fill_reviews(r->db, cfg, arr)) != DB_OK ||
+	if (rc != DB_OK || (rc = accounts_fill_reviews(r->db, cfg, arr)) != DB_OK ||
 	    (rc = accounts_resolution(r->db, cfg, &resolution)) != DB_OK) {
 		json_object_put(sum);
 		json_object_put(arr);
@@ -477,11 +489,18 @@ h_reviewer_reviews_get(struct req *r, struct resp *w)
 		return db_fail(w, rc);
 	items = json_object_new_array();
 	while (res && (row = mysql_fetch_row(res)) != NULL) {
+		json_object *rec = review_record(row);
+
+		if (rec == NULL) {
+			mysql_free_result(res);
+			json_object_put(items);
+			return db_fail(w, DB_ERROR);
+		}
 		it = json_object_new_object();
 		snprintf(rh, sizeof(rh), "0x%s", row[1]);
 		json_object_object_add(it, "routeId", json_object_new_string(rh));
 		json_object_object_add(it, "description", NULL);
-		json_object_object_add(it, "review", review_record(row));
+		json_object_object_add(it, "review", rec);
 		json_object_array_add(items, it);
 	}
 	if (res)

@@ -159,13 +159,12 @@ history_load(struct req *r, const struct recipient *rc, struct score_input *in, 
 	if ((e = db_query(r->db, &q, &res)) != DB_OK)
 		return e;
 	in->has_history = true;
-	if (res && (row = mysql_fetch_row(res)) != NULL) {
-		in->recognitions = row[0] ? strtoull(row[0], NULL, 10) : 0;
-		in->recognizers = row[1] ? strtoull(row[1], NULL, 10) : 0;
-	}
+	if (res && (row = mysql_fetch_row(res)) != NULL &&
+	    (e = db_row_u64_or(row, 0, "recognitions", 0, &in->recognitions)) == DB_OK)
+		e = db_row_u64_or(row, 1, "recognizers", 0, &in->recognizers);
 	if (res)
 		mysql_free_result(res);
-	return DB_OK;
+	return e;
 }
 
 static json_object *

@@ -19,23 +19,6 @@
 #include "table.h"
 #include "banned.h"
 
-/* The LIKE pattern "%q%" into out[cap], with \, % and _ of q escaped for LIKE. */
-static size_t
-like_pattern(const char *q, char *out, size_t cap)
-{
-	size_t j = 0;
-
-	out[j++] = '%';
-	for (const char *p = q; *p && j + 3 < cap; p++) {
-		if (*p == '%' || *p == '_' || *p == '\\')
-			out[j++] = '\\';
-		out[j++] = *p;
-	}
-	out[j++] = '%';
-	out[j] = '\0';
-	return j;
-}
-
 static json_object *
 str_or_null(const char *s)
 {
@@ -49,27 +32,26 @@ h_site_discover_get(struct req *r, struct resp *w)
 	const struct value *qv = req_val(r, "q");
 	const char *q = qv ? qv->text : "";
 	uint64_t limit = req_val(r, "limit")->u, offset = req_val(r, "offset")->u, total = 0;
-	char pat[4 * 400 + 5], b[2 * 4 * 402 + 1024];
+	/* q: 400 characters, whose pattern takes at most 4 bytes each. */
+	char b[4 * 402 + 2048];
 	struct sql sql = SQL_ON(b);
-	size_t pn = 0;
+	size_t qn = strlen(q);
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
 	json_object *o, *items, *query, *pg, *src;
 	bool found;
 	enum db_rc rc;
 
-	if (*q)
-		pn = like_pattern(q, pat, sizeof(pat));
 	sql_add(&sql, "SELECT COUNT(*) FROM catalog_resources");
 	if (*q)
-		sql_add(&sql, " WHERE search_text LIKE ?", SQL_TEXTN(pat, pn));
+		sql_add(&sql, " WHERE search_text LIKE ?", SQL_LIKE_CONTAINS(q, qn));
 	rc = db_query_u64(r->db, &sql, &total, &found);
 	sql_reset(&sql);
 	sql_add(&sql, "SELECT resource_url, method, description, service_name, network, asset, pay_to, "
 	    "amount_atomic, price_usdc, DATE_FORMAT(synced_at, '%Y-%m-%dT%H:%i:%sZ'), "
 	    "LOWER(HEX(route_id)), last_updated FROM catalog_resources");
 	if (*q)
-		sql_add(&sql, " WHERE search_text LIKE ?", SQL_TEXTN(pat, pn));
+		sql_add(&sql, " WHERE search_text LIKE ?", SQL_LIKE_CONTAINS(q, qn));
 	sql_add(&sql, " ORDER BY service_name, resource_url, method LIMIT ? OFFSET ?", SQL_U64(limit),
 	    SQL_U64(offset));
 	if (rc == DB_OK)

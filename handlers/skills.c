@@ -769,7 +769,7 @@ run_lookup(struct req *r, const struct skill *s, const struct value *v, struct s
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
 	json_object *o, *att;
-	bool private, minted, disclosed;
+	bool private, minted, burned, disclosed;
 	const char *amt;
 
 	sql_add(&q, "SELECT " TIP_COLUMNS ", (SELECT a.burned FROM tip_attestations a WHERE "
@@ -787,11 +787,17 @@ run_lookup(struct req *r, const struct skill *s, const struct value *v, struct s
 		    "index may lag the chain, and a missing record says nothing about the recipient.");
 		return;
 	}
-	private = row[2] && strcmp(row[2], "1") == 0;
+	/* minted: an attestation that is not burned (none: NULL). */
+	if (db_row_bool_or(row, 2, "is_private", false, &private) != DB_OK ||
+	    db_row_bool_or(row, TIP_NCOLUMNS, "burned", true, &burned) != DB_OK) {
+		mysql_free_result(res);
+		fail(out, ERR_INTERNAL, NULL);
+		return;
+	}
+	minted = !burned;
 	/* A tip its tipper disclosed shows its amount (docs/PROTOCOL.md, Private tips). */
 	disclosed = private && row[19] != NULL;
 	amt = private ? (disclosed ? row[19] : NULL) : row[7];
-	minted = row[TIP_NCOLUMNS] && strcmp(row[TIP_NCOLUMNS], "0") == 0;
 	hex_encode(tx->b32, 32, th);
 	o = json_object_new_object();
 	json_object_object_add(o, "chainId", json_object_new_int64((int64_t)r->cfg->chain_id));

@@ -61,27 +61,13 @@ tipvec_push(struct tipvec *t)
 	return &t->v[t->n++];
 }
 
-static uint64_t
-u64_of(const char *s, unsigned long len)
-{
-	uint64_t v = 0;
-
-	for (unsigned long i = 0; s && i < len; i++) {
-		if (s[i] < '0' || s[i] > '9')
-			break;
-		if (v > (UINT64_MAX - 9) / 10)
-			return UINT64_MAX;   /* saturate: only the floor is compared */
-		v = v * 10 + (uint64_t)(s[i] - '0');
-	}
-	return v;
-}
-
 /* Append the rows of a TIP_COLUMNS query to t. */
 static enum db_rc
 read_tips(struct db *d, const struct sql *q, struct tipvec *t)
 {
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
+	struct u256 usdc;
 	enum db_rc rc;
 
 	if ((rc = db_query(d, q, &res)) != DB_OK)
@@ -92,8 +78,15 @@ read_tips(struct db *d, const struct sql *q, struct tipvec *t)
 
 		if (p == NULL)
 			break;
-		p->tip_id = u64_of(row[0], len[0]);
-		p->time = u64_of(row[1], len[1]);
+		if ((rc = db_row_u64(row, 0, "tip_id", &p->tip_id)) != DB_OK ||
+		    (rc = db_row_u64(row, 1, "block_time", &p->time)) != DB_OK ||
+		    (rc = db_row_bool(row, 6, "is_private", &p->is_private)) != DB_OK ||
+		    (rc = db_row_bool(row, 7, "refunded", &p->refunded)) != DB_OK ||
+		    (rc = db_row_u256(row, 8, "usdc_amount", &usdc)) != DB_OK)
+			break;
+		/* Saturated: only the floor is compared. */
+		if (u256_to_u64(&usdc, &p->usdc) < 0)
+			p->usdc = UINT64_MAX;
 		if (row[2] && len[2] == 20)
 			memcpy(p->tipper, row[2], 20);
 		if (row[3] && len[3] == 32)
@@ -102,13 +95,10 @@ read_tips(struct db *d, const struct sql *q, struct tipvec *t)
 			points_tip_wallet(p, (const uint8_t *)row[4]);
 		if (row[5] && len[5] == 20)
 			points_tip_wallet(p, (const uint8_t *)row[5]);
-		p->is_private = row[6] && row[6][0] == '1';
-		p->refunded = row[7] && row[7][0] == '1';
-		p->usdc = u64_of(row[8], len[8]);
 	}
 	if (res)
 		mysql_free_result(res);
-	return t->failed ? DB_ERROR : DB_OK;
+	return t->failed ? DB_ERROR : rc;
 }
 
 enum db_rc

@@ -31,6 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base64.h"
 #include "brand.h"
 #include "addr.h"
 #include "buf.h"
@@ -72,10 +73,15 @@ hash_or_null(const char *hex64)
 json_object *
 tip_record(MYSQL_ROW row)
 {
-	json_object *o = json_object_new_object();
-	bool priv = row[2] && strcmp(row[2], "1") == 0;
+	json_object *o;
+	bool priv, mint;
 	char st[16];
 	size_t i;
+
+	if (db_row_bool_or(row, 2, "is_private", false, &priv) != DB_OK ||
+	    db_row_bool_or(row, 9, "mint_attestation", false, &mint) != DB_OK)
+		return NULL;
+	o = json_object_new_object();
 
 	json_object_object_add(o, "tipId", json_object_new_string(row[0]));
 	json_object_object_add(o, "contract", addr_json_new(row[18]));
@@ -101,7 +107,7 @@ tip_record(MYSQL_ROW row)
 		json_object_object_add(o, "note", dec_or_null(row[8]));
 		json_object_object_add(o, "disclosed", json_object_new_boolean(0));
 	}
-	json_object_object_add(o, "mintAttestation", json_object_new_boolean(row[9] && strcmp(row[9], "1") == 0));
+	json_object_object_add(o, "mintAttestation", json_object_new_boolean(mint));
 	json_object_object_add(o, BRAND_LOWER "Burned", json_object_new_string(row[10]));
 	json_object_object_add(o, "txHash", hash_or_null(row[12]));
 	json_object_object_add(o, "logIndex", json_object_new_string(row[13]));
@@ -122,16 +128,13 @@ answer(struct resp *w, json_object *o)
 	return e;
 }
 
-/* Add the points of tip record o as want[0..n) judged them. */
+/* Add the points of tip record o, of tip tip_id, as want[0..n) judged them. */
 static void
-add_points(json_object *o, const struct tippoints_tip *want, size_t n)
+add_points(json_object *o, uint64_t tip_id, const struct tippoints_tip *want, size_t n)
 {
-	json_object *id = NULL;
-	const struct tippoints_tip *f = NULL;
+	const struct tippoints_tip *f = tippoints_tip_find(want, n, tip_id);
 	char s[24], t[24];
 
-	if (json_object_object_get_ex(o, "tipId", &id))
-		f = tippoints_tip_find(want, n, strtoull(json_object_get_string(id), NULL, 10));
 	snprintf(s, sizeof(s), "%" PRIu64, f ? points_weight(POINTS_SENT, f->rank) : 0);
 	snprintf(t, sizeof(t), "%" PRIu64, f ? points_weight(POINTS_RECEIVED, f->rank) : 0);
 	json_object_object_add(o, "senderPoints", json_object_new_string(s));
@@ -149,12 +152,17 @@ h_receipt_get(struct req *r, struct resp *w)
 	MYSQL_ROW row;
 	json_object *o, *tips = NULL, *first;
 	struct tippoints_tip *want;
+	uint64_t *ids;          /* ids[i]: the tip of tips[i] */
 	size_t n = 0, nt;
 	enum db_rc rc;
 	enum err e;
 
-	if ((want = calloc(RECEIPT_TIPS_MAX, sizeof(*want))) == NULL)
-		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
+	want = calloc(RECEIPT_TIPS_MAX, sizeof(*want));
+	ids = calloc(RECEIPT_TIPS_MAX, sizeof(*ids));
+	if (want == NULL || ids == NULL) {
+		e = resp_fail(w, ERR_INTERNAL, NULL, NULL);
+		goto out;
+	}
 	/* Created in the transaction, or settled by it; one row either way. */
 	sql_add(&q, "SELECT " TIP_COLUMNS ", IF(t.tx_hash = ?, t.log_index, t.settled_log_index) AS li, "
 	    "LOWER(HEX(t.handle_hash)) FROM tips t WHERE t.chain_id = ? AND (t.tx_hash = ? OR "
@@ -166,13 +174,20 @@ h_receipt_get(struct req *r, struct resp *w)
 		goto out;
 	}
 	tips = json_object_new_array();
-	while (res && (row = mysql_fetch_row(res)) != NULL) {
-		json_object_array_add(tips, tip_record(row));
-		if (n < RECEIPT_TIPS_MAX &&
-		    hex_decode_fixed(row[5], strlen(row[5]), want[n].tipper, 20, false) == 0 &&
+	for (size_t i = 0; res && i < RECEIPT_TIPS_MAX && (row = mysql_fetch_row(res)) != NULL; i++) {
+		json_object *rec = tip_record(row);
+
+		if (rec == NULL || db_row_u64(row, 0, "tipId", &ids[i]) != DB_OK) {
+			json_object_put(rec);
+			mysql_free_result(res);
+			e = db_fail(w, DB_ERROR);
+			goto out;
+		}
+		json_object_array_add(tips, rec);
+		if (hex_decode_fixed(row[5], strlen(row[5]), want[n].tipper, 20, false) == 0 &&
 		    hex_decode_fixed(row[TIP_NCOLUMNS + 1], strlen(row[TIP_NCOLUMNS + 1]), want[n].handle,
 		    32, false) == 0)
-			want[n++].tip_id = strtoull(row[0], NULL, 10);
+			want[n++].tip_id = ids[i];
 	}
 	if (res)
 		mysql_free_result(res);
@@ -189,7 +204,7 @@ h_receipt_get(struct req *r, struct resp *w)
 		goto out;
 	}
 	for (size_t i = 0; i < nt; i++)
-		add_points(json_object_array_get_idx(tips, i), want, n);
+		add_points(json_object_array_get_idx(tips, i), ids[i], want, n);
 	first = json_object_get(json_object_array_get_idx(tips, 0));
 	o = json_object_new_object();
 	json_object_object_add(o, "version", json_object_new_string(TIP_VERSION));
@@ -202,6 +217,7 @@ h_receipt_get(struct req *r, struct resp *w)
 out:
 	json_object_put(tips);
 	free(want);
+	free(ids);
 	return e;
 }
 
@@ -257,7 +273,7 @@ image_new(const char *tip_id)
 	    "#%.78s</text></svg>", tip_id);
 	buf_init(&b, 2048);
 	if (buf_adds(&b, "data:image/svg+xml;base64,") == 0 &&
-	    x402_base64_encode(svg, strlen(svg), &b) == 0)
+	    base64_encode(svg, strlen(svg), BASE64_STD, &b) == 0)
 		j = json_object_new_string(buf_str(&b));
 	buf_release(&b);
 	return j;
@@ -272,6 +288,8 @@ h_attestation_get(struct req *r, struct resp *w)
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
 	json_object *o, *attrs;
+	bool burned = false;
+	int64_t minted = 0;
 	enum db_rc rc;
 
 	sql_add(&q, "SELECT LOWER(HEX(a.recipient)), a.minted_at, a.burned, t.agent_id, t.boon_burned, "
@@ -281,9 +299,13 @@ h_attestation_get(struct req *r, struct resp *w)
 	if ((rc = db_query(r->db, &q, &res)) != DB_OK)
 		return db_fail(w, rc);
 	row = res ? mysql_fetch_row(res) : NULL;
-	if (row == NULL || strcmp(row[2], "0") != 0) {
-		bool burned = row != NULL;
-
+	if (row != NULL && (db_row_bool(row, 2, "burned", &burned) != DB_OK ||
+	    db_row_i64(row, 1, "minted_at", &minted) != DB_OK)) {
+		mysql_free_result(res);
+		return db_fail(w, DB_ERROR);
+	}
+	if (row == NULL || burned) {
+		burned = row != NULL;
 		if (res)
 			mysql_free_result(res);
 		return resp_fail(w, ERR_NOT_FOUND, "tipId", burned ?
@@ -309,7 +331,7 @@ h_attestation_get(struct req *r, struct resp *w)
 	json_object_array_add(attrs, attribute_new(BRAND_UPPER " Burned",
 	    json_object_new_string(tokens_text(row[4], t, sizeof(t))), NULL));
 	json_object_array_add(attrs, attribute_new("Minted At",
-	    json_object_new_int64((int64_t)strtoull(row[1], NULL, 10)), "date"));
+	    json_object_new_int64(minted), "date"));
 	json_object_object_add(o, "attributes", attrs);
 	mysql_free_result(res);
 	return answer(w, o);
@@ -332,11 +354,12 @@ h_handle_tips_get(struct req *r, struct resp *w)
 {
 	const struct value *h = req_val(r, "handle"), *c = req_val(r, "cursor");
 	uint64_t limit = req_val(r, "limit")->u, below = 0, last = 0;
-	char b[1024], total[24] = "0", priv[24] = "0", cur[GRATITUDE_CURSOR_MAX];
+	char b[1024], cur[GRATITUDE_CURSOR_MAX];
+	uint64_t total = 0, priv = 0;
 	struct sql q = SQL_ON(b);
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
-	json_object *o, *items, *counts, *pg;
+	json_object *o, *items, *counts, *pg, *rec;
 	size_t n = 0;
 	bool more = false;
 	enum db_rc rc;
@@ -345,7 +368,15 @@ h_handle_tips_get(struct req *r, struct resp *w)
 		return resp_fail(w, ERR_INVALID_FIELD, "cursor", NULL);  /* checked before payment */
 	sql_add(&q, "SELECT tips_received, private_received FROM handle_tip_stats WHERE chain_id = ? "
 	    "AND handle_hash = ?", SQL_U64(r->cfg->chain_id), SQL_BYTES(h->hash, 32));
-	if ((rc = db_query_pair(r->db, &q, total, priv, sizeof(total))) != DB_OK)
+	if ((rc = db_query(r->db, &q, &res)) != DB_OK)
+		return db_fail(w, rc);
+	if (res && (row = mysql_fetch_row(res)) != NULL &&
+	    (rc = db_row_u64(row, 0, "tips_received", &total)) == DB_OK)
+		rc = db_row_u64(row, 1, "private_received", &priv);
+	if (res)
+		mysql_free_result(res);
+	res = NULL;
+	if (rc != DB_OK)
 		return db_fail(w, rc);
 	sql_reset(&q);
 	sql_add(&q, "SELECT " TIP_COLUMNS " FROM tips t WHERE t.chain_id = ? AND t.handle_hash = ?",
@@ -361,8 +392,13 @@ h_handle_tips_get(struct req *r, struct resp *w)
 			more = true;
 			break;
 		}
-		json_object_array_add(items, tip_record(row));
-		last = strtoull(row[0], NULL, 10);
+		if ((rec = tip_record(row)) == NULL || db_row_u64(row, 0, "tipId", &last) != DB_OK) {
+			json_object_put(rec);
+			json_object_put(items);
+			mysql_free_result(res);
+			return db_fail(w, DB_ERROR);
+		}
+		json_object_array_add(items, rec);
 		n++;
 	}
 	if (res)
@@ -371,8 +407,8 @@ h_handle_tips_get(struct req *r, struct resp *w)
 	json_object_object_add(o, "version", json_object_new_string(TIP_VERSION));
 	json_object_object_add(o, "handle", json_object_new_string(h->text));
 	counts = json_object_new_object();
-	json_object_object_add(counts, "tips", json_object_new_int64(total[0] ? strtoll(total, NULL, 10) : 0));
-	json_object_object_add(counts, "privateTips", json_object_new_int64(priv[0] ? strtoll(priv, NULL, 10) : 0));
+	json_object_object_add(counts, "tips", json_object_new_int64((int64_t)total));
+	json_object_object_add(counts, "privateTips", json_object_new_int64((int64_t)priv));
 	json_object_object_add(o, "counts", counts);
 	json_object_object_add(o, "items", items);
 	pg = json_object_new_object();

@@ -33,7 +33,10 @@
 	"d.chain_id = t.chain_id AND d.tip_id = t.tip_id AND d.disclosed = 1)"
 #define TIP_NCOLUMNS 21
 
-/* The record of a row selected with TIP_COLUMNS (the caller puts it). */
+/*
+ * The record of a row selected with TIP_COLUMNS (the caller puts it);
+ * NULL when a column does not parse (logged): the caller fails the request.
+ */
 json_object *tip_record(MYSQL_ROW row);
 
 #endif

@@ -68,23 +68,11 @@ members(struct ctx *c, json_object *o, const char *kind, const char *const *opti
 	}
 }
 
-/* The string member key of o, or NULL when absent or not a string. */
-static const char *
-str_member(json_object *o, const char *key, size_t *len)
-{
-	json_object *v = NULL;
-
-	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
-		return NULL;
-	*len = (size_t)json_object_get_string_len(v);
-	return json_object_get_string(v);
-}
-
 static enum activity_parse
 get_method(struct ctx *c, json_object *o, struct activity_evidence *out)
 {
 	size_t n = 0;
-	const char *s = str_member(o, "method", &n);
+	const char *s = json_member_string(o, "method", &n);
 
 	for (size_t i = 0; s && activity_methods[i]; i++)
 		if (strlen(activity_methods[i]) == n && memcmp(activity_methods[i], s, n) == 0) {
@@ -99,7 +87,7 @@ static enum activity_parse
 get_tx(struct ctx *c, json_object *o, struct activity_evidence *out)
 {
 	size_t n = 0;
-	const char *s = str_member(o, "transaction", &n);
+	const char *s = json_member_string(o, "transaction", &n);
 	static const uint8_t zero[32] = { 0 };
 
 	if (s == NULL || n != 66 || !hex_is_lower_prefixed(s, n, 64) ||
@@ -210,7 +198,7 @@ parse_transfer(struct ctx *c, json_object *o, struct activity_evidence *out, boo
 		return ACTIVITY_OK;
 	if ((rc = get_method(c, o, out)) != ACTIVITY_OK)
 		return rc;
-	if ((url = str_member(o, "url", &n)) == NULL || n == 0 || n > URL_PUBLIC_MAX || memchr(url, '\0', n))
+	if ((url = json_member_string(o, "url", &n)) == NULL || n == 0 || n > URL_PUBLIC_MAX || memchr(url, '\0', n))
 		return fail(c, ACTIVITY_INVALID, "evidence.url", "evidence.url must be a public https URL of "
 		    "at most %d bytes", URL_PUBLIC_MAX);
 	return route_of(c, "evidence.url", url, n, out);
@@ -229,7 +217,7 @@ activity_evidence_parse(json_object *o, struct activity_evidence *out, char *fie
 	field[0] = why[0] = '\0';
 	if (!json_object_is_type(o, json_type_object))
 		return fail(&c, ACTIVITY_INVALID, "evidence", "evidence must be a JSON object");
-	if ((kind = str_member(o, "kind", &n)) == NULL) {
+	if ((kind = json_member_string(o, "kind", &n)) == NULL) {
 		if (!json_object_object_get_ex(o, "kind", NULL))
 			return fail(&c, ACTIVITY_MISSING_MEMBER, "evidence.kind", "evidence needs a kind: "
 			    "x402_receipt, usdc_transfer or client_settlement");

@@ -9,6 +9,7 @@
 #include "route.h"
 #include "url.h"
 #include "utf8.h"
+#include "json.h"
 #include "banned.h"
 
 static json_object *
@@ -20,14 +21,6 @@ get(json_object *o, const char *key)
 		return NULL;
 	json_object_object_get_ex(o, key, &v);
 	return v;
-}
-
-static const char *
-str(json_object *o, const char *key)
-{
-	json_object *v = get(o, key);
-
-	return v && json_object_is_type(v, json_type_string) ? json_object_get_string(v) : NULL;
 }
 
 /*
@@ -144,21 +137,22 @@ match_offer(json_object *item, json_object *acc, struct catalog_item *out)
 	json_object *offers = get(get(get(get(item, "extensions"), "offer-receipt"), "info"), "offers");
 	struct receipt_offer of;
 	char field[64], why[160];
-	const char *amt = str(acc, "amount");
+	const char *amt = json_member_string(acc, "amount", NULL);
 	size_t n;
 
 	if (!json_object_is_type(offers, json_type_array))
 		return;
 	if (amt == NULL)
-		amt = str(acc, "maxAmountRequired");
+		amt = json_member_string(acc, "maxAmountRequired", NULL);
 	n = json_object_array_length(offers);
 	for (size_t i = 0; i < n && i < CATALOG_OFFERS_MAX; i++) {
 		if (receipt_offer_parse(json_object_array_get_idx(offers, i), &of, field, sizeof(field),
 		    why, sizeof(why)) < 0)
 			continue;
 		if (same(of.resource_url, out->url) && same(of.network, out->network) &&
-		    same(of.scheme, str(acc, "scheme")) && same(of.asset, str(acc, "asset")) &&
-		    same(of.pay_to, str(acc, "payTo")) && same(of.amount, amt)) {
+		    same(of.scheme, json_member_string(acc, "scheme", NULL)) &&
+		    same(of.asset, json_member_string(acc, "asset", NULL)) &&
+		    same(of.pay_to, json_member_string(acc, "payTo", NULL)) && same(of.amount, amt)) {
 			out->has_offer_signer = true;
 			out->offer_signer = of.signer;
 			return;
@@ -171,7 +165,8 @@ catalog_item_parse(json_object *item, struct catalog_item *out, char *why, size_
 {
 	static _Thread_local struct url u;  /* large: one per thread, off the stack */
 	json_object *accepts = get(item, "accepts"), *acc = NULL, *lu;
-	const char *url = str(item, "resource"), *type = str(item, "type"), *m, *d;
+	const char *url = json_member_string(item, "resource", NULL), *m, *d,
+	    *type = json_member_string(item, "type", NULL);
 	enum url_err ue;
 
 	memset(out, 0, sizeof(*out));
@@ -202,7 +197,7 @@ catalog_item_parse(json_object *item, struct catalog_item *out, char *why, size_
 
 		acc = n ? json_object_array_get_idx(accepts, 0) : NULL;
 		for (size_t i = 0; i < n; i++) {
-			const char *net = str(json_object_array_get_idx(accepts, i), "network");
+			const char *net = json_member_string(json_object_array_get_idx(accepts, i), "network", NULL);
 
 			if (net && strncmp(caip2(net), "eip155:8453", 11) == 0) {
 				acc = json_object_array_get_idx(accepts, i);
@@ -210,9 +205,9 @@ catalog_item_parse(json_object *item, struct catalog_item *out, char *why, size_
 			}
 		}
 	}
-	m = str(get(get(get(get(item, "extensions"), "bazaar"), "info"), "input"), "method");
+	m = json_member_string(get(get(get(get(item, "extensions"), "bazaar"), "info"), "input"), "method", NULL);
 	if (m == NULL)
-		m = str(get(get(acc, "outputSchema"), "input"), "method");
+		m = json_member_string(get(get(acc, "outputSchema"), "input"), "method", NULL);
 	if (m && strlen(m) < sizeof(out->method)) {
 		char norm[ROUTE_METHOD_MAX + 1];
 
@@ -222,21 +217,22 @@ catalog_item_parse(json_object *item, struct catalog_item *out, char *why, size_
 			    out->route_id, NULL) == ROUTE_OK;
 		}
 	}
-	d = str(item, "description");
+	d = json_member_string(item, "description", NULL);
 	if (d == NULL || *d == '\0')
-		d = str(acc, "description");
+		d = json_member_string(acc, "description", NULL);
 	clean_text(d ? d : "", CATALOG_DESCRIPTION_MAX, out->description, sizeof(out->description));
-	m = str(item, "serviceName");
+	m = json_member_string(item, "serviceName", NULL);
 	clean_text(m && *m ? m : u.host, CATALOG_SERVICE_MAX, out->service_name,
 	    sizeof(out->service_name));
 	if (acc) {
-		const char *net = str(acc, "network"), *amt = str(acc, "amount"), *usdc;
+		const char *net = json_member_string(acc, "network", NULL), *usdc,
+		    *amt = json_member_string(acc, "amount", NULL);
 
 		if (amt == NULL)
-			amt = str(acc, "maxAmountRequired");
+			amt = json_member_string(acc, "maxAmountRequired", NULL);
 		copy_bounded(net ? caip2(net) : "", out->network, sizeof(out->network));
-		copy_bounded(str(acc, "asset"), out->asset, sizeof(out->asset));
-		copy_bounded(str(acc, "payTo"), out->pay_to, sizeof(out->pay_to));
+		copy_bounded(json_member_string(acc, "asset", NULL), out->asset, sizeof(out->asset));
+		copy_bounded(json_member_string(acc, "payTo", NULL), out->pay_to, sizeof(out->pay_to));
 		if (amt && all_digits(amt) && strlen(amt) <= 78)
 			copy_bounded(amt, out->amount, sizeof(out->amount));
 		usdc = known_usdc(out->network);

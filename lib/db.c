@@ -262,6 +262,140 @@ db_exec_script(struct db *d, const char *text)
 	return run(d, text, true, NULL);
 }
 
+/* ------------------------------------------------------------ typed rows */
+
+/* Column i's text, or NULL (logged, naming the field) when it has none. */
+static const char *
+column(MYSQL_ROW row, unsigned int i, const char *name)
+{
+	if (row == NULL || row[i] == NULL) {
+		fprintf(stderr, "waymark: db: column %s: %s\n", name,
+		    row == NULL ? "no row" : "NULL where a value is required");
+		return NULL;
+	}
+	return row[i];
+}
+
+/* Logs why column name is refused (never its value: it may be a nonce or a key). */
+static enum db_rc
+bad_column(const char *name, const char *why)
+{
+	fprintf(stderr, "waymark: db: column %s: %s\n", name, why);
+	return DB_ERROR;
+}
+
+/* Decimal digits without sign or leading zero, at most 2^64-1. */
+static int
+parse_u64(const char *s, uint64_t *out)
+{
+	struct u256 v;
+
+	return u256_parse_dec(s, strlen(s), &v) == 0 ? u256_to_u64(&v, out) : -1;
+}
+
+enum db_rc
+db_row_u64(MYSQL_ROW row, unsigned int i, const char *name, uint64_t *out)
+{
+	const char *s = column(row, i, name);
+
+	if (s == NULL)
+		return DB_ERROR;
+	return parse_u64(s, out) == 0 ? DB_OK : bad_column(name, "not a valid u64");
+}
+
+enum db_rc
+db_row_i64(MYSQL_ROW row, unsigned int i, const char *name, int64_t *out)
+{
+	const char *s = column(row, i, name);
+	bool neg;
+	uint64_t v;
+
+	if (s == NULL)
+		return DB_ERROR;
+	neg = s[0] == '-';
+	/* "-0" is not a form the server writes. */
+	if (parse_u64(s + neg, &v) < 0 || (neg && v == 0) ||
+	    v > (neg ? (uint64_t)INT64_MAX + 1 : (uint64_t)INT64_MAX))
+		return bad_column(name, "not a valid i64");
+	*out = neg ? (int64_t)(0 - v) : (int64_t)v;
+	return DB_OK;
+}
+
+enum db_rc
+db_row_u256(MYSQL_ROW row, unsigned int i, const char *name, struct u256 *out)
+{
+	const char *s = column(row, i, name);
+
+	if (s == NULL)
+		return DB_ERROR;
+	return u256_parse_dec(s, strlen(s), out) == 0 ? DB_OK : bad_column(name, "not a valid u256");
+}
+
+enum db_rc
+db_row_bool(MYSQL_ROW row, unsigned int i, const char *name, bool *out)
+{
+	const char *s = column(row, i, name);
+
+	if (s == NULL)
+		return DB_ERROR;
+	if ((s[0] != '0' && s[0] != '1') || s[1] != '\0')
+		return bad_column(name, "not a valid bool");
+	*out = s[0] == '1';
+	return DB_OK;
+}
+
+enum db_rc
+db_row_text(MYSQL_ROW row, unsigned int i, const char *name, char *out, size_t cap)
+{
+	const char *s = column(row, i, name);
+	size_t n;
+
+	if (s == NULL)
+		return DB_ERROR;
+	if ((n = strlen(s)) >= cap)
+		return bad_column(name, "longer than its buffer");
+	memcpy(out, s, n + 1);
+	return DB_OK;
+}
+
+bool
+db_row_null(MYSQL_ROW row, unsigned int i)
+{
+	return row != NULL && row[i] == NULL;
+}
+
+enum db_rc
+db_row_u64_or(MYSQL_ROW row, unsigned int i, const char *name, uint64_t dflt, uint64_t *out)
+{
+	if (db_row_null(row, i)) {
+		*out = dflt;
+		return DB_OK;
+	}
+	return db_row_u64(row, i, name, out);
+}
+
+enum db_rc
+db_row_i64_or(MYSQL_ROW row, unsigned int i, const char *name, int64_t dflt, int64_t *out)
+{
+	if (db_row_null(row, i)) {
+		*out = dflt;
+		return DB_OK;
+	}
+	return db_row_i64(row, i, name, out);
+}
+
+enum db_rc
+db_row_bool_or(MYSQL_ROW row, unsigned int i, const char *name, bool dflt, bool *out)
+{
+	if (db_row_null(row, i)) {
+		*out = dflt;
+		return DB_OK;
+	}
+	return db_row_bool(row, i, name, out);
+}
+
+/* ------------------------------------------------------ one-row queries */
+
 static enum db_rc
 first_u64(enum db_rc rc, MYSQL_RES *res, uint64_t *out, bool *found)
 {
@@ -273,12 +407,11 @@ first_u64(enum db_rc rc, MYSQL_RES *res, uint64_t *out, bool *found)
 		return rc;
 	if (res && (row = mysql_fetch_row(res)) != NULL) {
 		*found = true;
-		if (row[0])
-			*out = strtoull(row[0], NULL, 10);
+		rc = db_row_u64_or(row, 0, "first column", 0, out);
 	}
 	if (res)
 		mysql_free_result(res);
-	return DB_OK;
+	return rc;
 }
 
 static enum db_rc

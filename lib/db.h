@@ -28,6 +28,7 @@
 
 #include "config.h"
 #include "sql.h"
+#include "u256.h"
 
 enum db_rc {
 	DB_OK = 0,
@@ -92,7 +93,10 @@ enum db_rc db_exec(struct db *d, const struct sql *q);
  */
 enum db_rc db_query(struct db *d, const struct sql *q, MYSQL_RES **res);
 
-/* First column of the first row as an unsigned integer (0 when NULL). */
+/*
+ * First column of the first row as an unsigned integer (0 when NULL);
+ * DB_ERROR (logged) when it holds anything else.
+ */
 enum db_rc db_query_u64(struct db *d, const struct sql *q, uint64_t *out, bool *found);
 
 /*
@@ -100,6 +104,39 @@ enum db_rc db_query_u64(struct db *d, const struct sql *q, uint64_t *out, bool *
  * (truncated; "" for NULL, and both "" when there is no row).
  */
 enum db_rc db_query_pair(struct db *d, const struct sql *q, char *a, char *b, size_t cap);
+
+/*
+ * Typed reads of a result row (a MYSQL_ROW of db_query's result): column
+ * i, which holds the field name (named in the log, never its value). Each
+ * returns DB_OK and stores the value, or DB_ERROR when the row is NULL,
+ * the column is SQL NULL or its text is not a value of the type; that is
+ * logged naming the field, *out is left unchanged, and the request fails
+ * closed (db_fail: 500), never with a silent 0.
+ *
+ *	if (db_row_u64(row, 0, "tip_id", &t->tip_id) != DB_OK ||
+ *	    db_row_i64_or(row, 7, "created", 0, &t->created) != DB_OK)
+ *		return db_fail(w, DB_ERROR);
+ *
+ * u64: decimal digits, no sign, no leading zero; i64: the same with an
+ * optional '-'; u256: decimal as u256_parse_dec takes it (a DECIMAL(78,0)
+ * column); bool: "0" or "1" (a TINYINT(1), or a comparison); text: copied
+ * into out[cap], and a value that does not fit is an error, not cut short.
+ * The _or forms read SQL NULL as dflt (an outer join without a match, a
+ * SUM over no rows); anything else they read like the plain forms.
+ */
+enum db_rc db_row_u64(MYSQL_ROW row, unsigned int i, const char *name, uint64_t *out);
+enum db_rc db_row_i64(MYSQL_ROW row, unsigned int i, const char *name, int64_t *out);
+enum db_rc db_row_u256(MYSQL_ROW row, unsigned int i, const char *name, struct u256 *out);
+enum db_rc db_row_bool(MYSQL_ROW row, unsigned int i, const char *name, bool *out);
+enum db_rc db_row_text(MYSQL_ROW row, unsigned int i, const char *name, char *out, size_t cap);
+enum db_rc db_row_u64_or(MYSQL_ROW row, unsigned int i, const char *name, uint64_t dflt,
+    uint64_t *out);
+enum db_rc db_row_i64_or(MYSQL_ROW row, unsigned int i, const char *name, int64_t dflt,
+    int64_t *out);
+enum db_rc db_row_bool_or(MYSQL_ROW row, unsigned int i, const char *name, bool dflt, bool *out);
+
+/* True when row has a column i that is SQL NULL (the optional column's test). */
+bool db_row_null(MYSQL_ROW row, unsigned int i);
 
 /*
  * Transactions: db_txn runs body(d, arg) between START TRANSACTION and

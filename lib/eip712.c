@@ -10,6 +10,7 @@
 #include "hex.h"
 #include "keccak.h"
 #include "u256.h"
+#include "json.h"
 #include "banned.h"
 
 #define DOMAIN_TYPE "EIP712Domain"
@@ -217,16 +218,6 @@ type_name(const struct ctx *c, size_t idx)
 	return idx == EIP712_MAX_TYPES ? DOMAIN_TYPE : c->names[idx];
 }
 
-static const char *
-field_str(json_object *field, const char *key)
-{
-	json_object *v;
-
-	if (!json_object_object_get_ex(field, key, &v) || !json_object_is_type(v, json_type_string))
-		return NULL;
-	return json_object_get_string(v);
-}
-
 /* ---- checking `types` ---- */
 
 /* Array suffixes "[]" / "[n]" after the base; -1 when malformed. */
@@ -275,12 +266,13 @@ check_struct(struct ctx *c, size_t idx)
 		size_t old = path_push(c, NULL, i);
 
 		if (!json_object_is_type(f, json_type_object) || json_object_object_length(f) != 2 ||
-		    (fname = field_str(f, "name")) == NULL || (ftype = field_str(f, "type")) == NULL)
+		    (fname = json_member_string(f, "name", NULL)) == NULL ||
+		    (ftype = json_member_string(f, "type", NULL)) == NULL)
 			return fail(c, EIP712_BAD_TYPES, "not a {name, type} object of strings");
 		if (!is_ident(fname, strlen(fname)))
 			return fail(c, EIP712_BAD_TYPES, "bad field name \"%.64s\"", fname);
 		for (size_t j = 0; j < i; j++) {
-			const char *other = field_str(json_object_array_get_idx(fields, j), "name");
+			const char *other = json_member_string(json_object_array_get_idx(fields, j), "name", NULL);
 
 			if (other != NULL && strcmp(other, fname) == 0)
 				return fail(c, EIP712_BAD_TYPES, "duplicate field name \"%s\"", fname);
@@ -314,7 +306,7 @@ check_graph(struct ctx *c, size_t idx, unsigned char *state, unsigned *height)
 	}
 	state[idx] = 1;
 	for (size_t i = 0; i < json_object_array_length(fields); i++) {
-		const char *ftype = field_str(json_object_array_get_idx(fields, i), "type");
+		const char *ftype = json_member_string(json_object_array_get_idx(fields, i), "type", NULL);
 		size_t blen = base_len(ftype, strlen(ftype));
 		size_t sub = type_index(c, ftype, blen);
 		unsigned sz;
@@ -378,7 +370,7 @@ derive_domain(struct ctx *c, json_object *domain)
 			return fail(c, EIP712_BAD_INPUT, "out of memory");
 		json_object_object_add(f, "name", json_object_new_string(order[i][0]));
 		json_object_object_add(f, "type", json_object_new_string(order[i][1]));
-		if (field_str(f, "name") == NULL || field_str(f, "type") == NULL)
+		if (json_member_string(f, "name", NULL) == NULL || json_member_string(f, "type", NULL) == NULL)
 			return fail(c, EIP712_BAD_INPUT, "out of memory");
 	}
 	path_set(c, "");
@@ -475,7 +467,7 @@ collect(const struct ctx *c, size_t idx, bool *set)
 		return;
 	set[idx] = true;
 	for (size_t i = 0; i < json_object_array_length(fields); i++) {
-		const char *ftype = field_str(json_object_array_get_idx(fields, i), "type");
+		const char *ftype = json_member_string(json_object_array_get_idx(fields, i), "type", NULL);
 		size_t blen = base_len(ftype, strlen(ftype));
 		size_t sub = type_index(c, ftype, blen);
 		unsigned sz;
@@ -495,7 +487,7 @@ emit_struct(const struct ctx *c, size_t idx, struct tsink *s)
 	tsink_put(s, "(", 1);
 	for (size_t i = 0; i < json_object_array_length(fields); i++) {
 		json_object *f = json_object_array_get_idx(fields, i);
-		const char *ftype = field_str(f, "type"), *fname = field_str(f, "name");
+		const char *ftype = json_member_string(f, "type", NULL), *fname = json_member_string(f, "name", NULL);
 
 		if (i > 0)
 			tsink_put(s, ",", 1);
@@ -757,7 +749,7 @@ hash_struct(struct ctx *c, size_t idx, json_object *v, unsigned depth, uint8_t o
 
 		(void)vval;
 		for (size_t i = 0; i < nf && !known; i++)
-			known = strcmp(vkey, field_str(json_object_array_get_idx(fields, i), "name")) == 0;
+			known = strcmp(vkey, json_member_string(json_object_array_get_idx(fields, i), "name", NULL)) == 0;
 		if (!known) {
 			path_push(c, vkey, NO_INDEX);
 			return fail(c, EIP712_EXTRA_FIELD, "not a field of %s", tname);
@@ -767,7 +759,7 @@ hash_struct(struct ctx *c, size_t idx, json_object *v, unsigned depth, uint8_t o
 	keccak_update(&k, type_hash(c, idx), 32);
 	for (size_t i = 0; i < nf; i++) {
 		json_object *f = json_object_array_get_idx(fields, i), *fv;
-		const char *fname = field_str(f, "name"), *ftype = field_str(f, "type");
+		const char *fname = json_member_string(f, "name", NULL), *ftype = json_member_string(f, "type", NULL);
 		size_t old = path_push(c, fname, NO_INDEX);
 		enum eip712_err e;
 

@@ -810,6 +810,19 @@ text_len(json_object *o, unsigned depth)
 }
 
 const char *
+json_member_string(json_object *o, const char *key, size_t *len)
+{
+	json_object *v = NULL;
+
+	if (o == NULL || !json_object_is_type(o, json_type_object) ||
+	    !json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
+		return NULL;
+	if (len)
+		*len = (size_t)json_object_get_string_len(v);
+	return json_object_get_string(v);
+}
+
+const char *
 json_dump(json_object *obj, size_t *len)
 {
 	size_t n = 0, want;

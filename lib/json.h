@@ -133,6 +133,13 @@ const char *json_strerror(enum json_err code);
  */
 const char *json_dump(json_object *obj, size_t *len);
 
+/*
+ * The string member key of o, or NULL when o is NULL or not an object, or
+ * the member is absent or not a string. The text belongs to o; its length
+ * goes to *len when len is not NULL.
+ */
+const char *json_member_string(json_object *o, const char *key, size_t *len);
+
 /* json_object_put as a void * callback (for pool_defer). */
 void json_release(void *obj);
 

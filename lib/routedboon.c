@@ -7,6 +7,7 @@
 #include "keccak.h"
 #include "routedboon.h"
 #include "rpc.h"
+#include "json.h"
 #include "banned.h"
 
 void
@@ -15,20 +16,10 @@ routedboon_topic0(uint8_t out[32])
 	keccak256(ROUTEDBOON_SIGNATURE, strlen(ROUTEDBOON_SIGNATURE), out);
 }
 
-static const char *
-member(json_object *o, const char *key)
-{
-	json_object *v = NULL;
-
-	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
-		return NULL;
-	return json_object_get_string(v);
-}
-
 static int
 get_b32(json_object *o, const char *key, uint8_t out[32])
 {
-	const char *s = member(o, key);
+	const char *s = json_member_string(o, key, NULL);
 
 	return s ? hex_decode_fixed(s, strlen(s), out, 32, true) : -1;
 }
@@ -36,7 +27,7 @@ get_b32(json_object *o, const char *key, uint8_t out[32])
 static int
 get_u64(json_object *o, const char *key, uint64_t *out)
 {
-	return rpc_hex_u64(member(o, key), out);
+	return rpc_hex_u64(json_member_string(o, key, NULL), out);
 }
 
 int
@@ -52,7 +43,7 @@ routedboon_decode(json_object *log, struct routedboon *out, char *err, size_t ca
 		snprintf(err, cap, "log is marked removed");
 		return -1;
 	}
-	addr_s = member(log, "address");
+	addr_s = json_member_string(log, "address", NULL);
 	if (addr_s == NULL || addr_parse(addr_s, strlen(addr_s), &out->contract) < 0 ||
 	    get_u64(log, "blockNumber", &out->block_number) < 0 ||
 	    get_b32(log, "blockHash", out->block_hash) < 0 ||
@@ -61,7 +52,7 @@ routedboon_decode(json_object *log, struct routedboon *out, char *err, size_t ca
 		snprintf(err, cap, "log lacks address, block, transaction or log index");
 		return -1;
 	}
-	if (member(log, "blockTimestamp"))
+	if (json_member_string(log, "blockTimestamp", NULL))
 		get_u64(log, "blockTimestamp", &out->block_time);
 	if (!json_object_object_get_ex(log, "topics", &topics) ||
 	    !json_object_is_type(topics, json_type_array) || json_object_array_length(topics) != 4) {
@@ -90,7 +81,7 @@ routedboon_decode(json_object *log, struct routedboon *out, char *err, size_t ca
 		if (i == 3)
 			memcpy(out->context_ref, t, 32);
 	}
-	data_s = member(log, "data");
+	data_s = json_member_string(log, "data", NULL);
 	if (data_s == NULL || hex_decode(data_s, strlen(data_s), data, sizeof(data), &dlen) < 0 ||
 	    dlen != sizeof(data)) {
 		snprintf(err, cap, "data is not 5 words");

@@ -10,29 +10,18 @@
 #include "hex.h"
 #include "rpc.h"
 #include "settlement.h"
+#include "json.h"
 #include "banned.h"
 
 /* keccak256("Transfer(address,address,uint256)") */
 static const char transfer_topic[] =
     "0xddf252ad1be2c89b69c2b068fc378daa952ba7f163c4a11628f55a4df523b3ef";
 
-/* The string member key of o, or NULL when absent or not a string. */
-static const char *
-str_of(json_object *o, const char *key)
-{
-	json_object *v = NULL;
-
-	if (!json_object_is_type(o, json_type_object) || !json_object_object_get_ex(o, key, &v) ||
-	    !json_object_is_type(v, json_type_string))
-		return NULL;
-	return json_object_get_string(v);
-}
-
 /* A 32-byte hex member key of o into out; 0 or -1. */
 static int
 b32_of(json_object *o, const char *key, uint8_t out[32])
 {
-	const char *s = str_of(o, key);
+	const char *s = json_member_string(o, key, NULL);
 
 	return s && strlen(s) == 66 && hex_decode_fixed(s, 66, out, 32, true) == 0 ? 0 : -1;
 }
@@ -41,7 +30,7 @@ b32_of(json_object *o, const char *key, uint8_t out[32])
 static int
 qty_of(json_object *o, const char *key, uint64_t *out)
 {
-	const char *s = str_of(o, key);
+	const char *s = json_member_string(o, key, NULL);
 
 	return s && rpc_hex_u64(s, out) == 0 ? 0 : -1;
 }
@@ -68,7 +57,7 @@ static bool
 log_matches(json_object *l, const struct settlement_want *w, struct settlement *s, bool *indexed)
 {
 	json_object *topics = NULL, *rm = NULL, *t0;
-	const char *a = str_of(l, "address"), *d = str_of(l, "data");
+	const char *a = json_member_string(l, "address", NULL), *d = json_member_string(l, "data", NULL);
 	struct addr emitter, from;
 	uint8_t word[32];
 
@@ -111,7 +100,8 @@ settlement_read(json_object *rcpt, const struct settlement_want *w, struct settl
 		return SETTLEMENT_UNKNOWN_TX;
 	if (!json_object_is_type(rcpt, json_type_object) || b32_of(rcpt, "transactionHash", tx) < 0 ||
 	    memcmp(tx, w->tx, 32) != 0 || qty_of(rcpt, "blockNumber", &out->block_number) < 0 ||
-	    b32_of(rcpt, "blockHash", out->block_hash) < 0 || (status = str_of(rcpt, "status")) == NULL ||
+	    b32_of(rcpt, "blockHash", out->block_hash) < 0 ||
+	    (status = json_member_string(rcpt, "status", NULL)) == NULL ||
 	    !json_object_object_get_ex(rcpt, "logs", &logs) || !json_object_is_type(logs, json_type_array))
 		return SETTLEMENT_BAD_REPLY;
 	if (strcmp(status, "0x1") != 0)

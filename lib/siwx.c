@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "b64json.h"
 #include "hex.h"
 #include "json.h"
 #include "sig.h"
@@ -226,26 +227,25 @@ siwx_parse(const char *hdr, struct siwx_proof *out, char *msg, size_t cap)
 		.max_string = SIWX_HEADER_MAX, .max_members = 64 };
 	struct json_error je;
 	struct buf text;
-	size_t hlen = strlen(hdr), n = 0;
-	uint8_t *raw = NULL;
 	enum siwx_rc rc = SIWX_MALFORMED;
 
 	memset(out, 0, sizeof(*out));
-	if (hlen == 0 || hlen > SIWX_HEADER_MAX) {
+	switch (b64json_decode(hdr, BASE64_STD, SIWX_HEADER_MAX, &lim, &out->root, &je)) {
+	case B64JSON_OK:
+		break;
+	case B64JSON_SIZE:
 		snprintf(msg, cap, "SIGN-IN-WITH-X is empty or longer than %d characters.", SIWX_HEADER_MAX);
 		return SIWX_MALFORMED;
-	}
-	if ((raw = malloc(hlen)) == NULL) {
+	case B64JSON_BASE64:
+		snprintf(msg, cap, "SIGN-IN-WITH-X is not standard base64 with padding.");
+		return SIWX_MALFORMED;
+	case B64JSON_JSON:
+		snprintf(msg, cap, "SIGN-IN-WITH-X does not decode to strict JSON: %s.", je.msg);
+		return SIWX_MALFORMED;
+	case B64JSON_NOMEM:
+	default:
 		snprintf(msg, cap, "SIGN-IN-WITH-X could not be read.");
 		return SIWX_MALFORMED;
-	}
-	if (x402_base64_decode(hdr, hlen, raw, hlen, &n) < 0) {
-		snprintf(msg, cap, "SIGN-IN-WITH-X is not standard base64 with padding.");
-		goto out;
-	}
-	if (json_parse_strict((const char *)raw, n, &lim, &out->root, &je) < 0) {
-		snprintf(msg, cap, "SIGN-IN-WITH-X does not decode to strict JSON: %s.", je.msg);
-		goto out;
 	}
 	if ((rc = read_proof(out->root, out, msg, cap)) != SIWX_OK)
 		goto out;
@@ -258,7 +258,6 @@ siwx_parse(const char *hdr, struct siwx_proof *out, char *msg, size_t cap)
 	}
 	buf_release(&text);
 out:
-	free(raw);
 	if (rc != SIWX_OK)
 		siwx_proof_release(out);
 	return rc;

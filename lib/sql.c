@@ -69,6 +69,28 @@ put_text(struct sql *q, size_t *at, const char *s, size_t n)
 	return put(q, at, "'", 1);
 }
 
+/*
+ * Text as a quoted LIKE pattern matching it literally: \, % and _ get
+ * LIKE's backslash, itself escaped for the literal like any backslash.
+ */
+static int
+put_like(struct sql *q, size_t *at, const char *s, size_t n, uint64_t wild)
+{
+	if (put(q, at, "'", 1) < 0 || ((wild & SQL_LIKE_LEADING) && put(q, at, "%", 1) < 0))
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		const char *e = escape((unsigned char)s[i]);
+
+		if ((s[i] == '%' || s[i] == '_' || s[i] == '\\') && put(q, at, "\\\\", 2) < 0)
+			return -1;
+		if (e ? put(q, at, e, 2) < 0 : put(q, at, s + i, 1) < 0)
+			return -1;
+	}
+	if ((wild & SQL_LIKE_TRAILING) && put(q, at, "%", 1) < 0)
+		return -1;
+	return put(q, at, "'", 1);
+}
+
 static int
 put_bytes(struct sql *q, size_t *at, const unsigned char *p, size_t n)
 {
@@ -155,6 +177,8 @@ put_value(struct sql *q, size_t *at, const struct sqlv *v)
 		if (put(q, at, "X'", 2) < 0 || put(q, at, v->p, v->n) < 0)
 			return -1;
 		return put(q, at, "'", 1);
+	case SQLV_LIKE:
+		return put_like(q, at, v->p, v->n, v->u);
 	case SQLV_END:
 	default:
 		return -1;

@@ -26,6 +26,13 @@
  * even count, no "0x"; checked), written X'..' like SQL_BYTES, for the
  * many keys the code carries as hex text.
  *
+ * LIKE patterns: SQL_LIKE_PREFIX(s, n) and SQL_LIKE_CONTAINS(s, n) write
+ * the pattern that matches text starting with, or containing, the n bytes
+ * of s taken literally: its \, % and _ escaped for LIKE (whose escape
+ * character is the backslash, as db_connect's sql_mode leaves it), '%'
+ * after it (and before it, for CONTAINS), quoted like SQL_TEXT. So
+ * "50%_off" contains-matches only that text: '%50\\%\\_off%'.
+ *
  * Errors: a statement that would not fit its buffer, a piece whose count
  * of '?' differs from its count of values, or an invalid value (a decimal
  * that is not one) marks the statement bad and leaves its text as it was
@@ -63,13 +70,20 @@ enum sqlv_kind {
 	SQLV_DEC,
 	SQLV_NULL,
 	SQLV_HEX,
+	SQLV_LIKE,
+};
+
+/* SQLV_LIKE: where a LIKE pattern puts its '%' wildcards. */
+enum sql_like {
+	SQL_LIKE_TRAILING = 1,   /* text starting with the value */
+	SQL_LIKE_LEADING = 2,    /* ...ending with it; both: containing it */
 };
 
 struct sqlv {
 	enum sqlv_kind k;
 	const void *p;    /* TEXT, BYTES, DEC */
 	size_t n;         /* TEXT, BYTES, DEC */
-	uint64_t u;       /* U64, BOOL */
+	uint64_t u;       /* U64, BOOL; LIKE: enum sql_like bits */
 	int64_t i;        /* I64 */
 };
 
@@ -137,6 +151,12 @@ sqlv_hex(const char *s)
 	return (struct sqlv){ .k = SQLV_HEX, .p = s, .n = s ? __builtin_strlen(s) : 0 };
 }
 
+static inline struct sqlv
+sqlv_like(const char *s, size_t n, unsigned int wild)
+{
+	return (struct sqlv){ .k = s ? SQLV_LIKE : SQLV_NULL, .p = s, .n = s ? n : 0, .u = wild };
+}
+
 #define SQL_TEXT(s) sqlv_text(s)
 #define SQL_TEXTN(s, n) sqlv_textn((s), (n))
 #define SQL_BYTES(p, n) sqlv_bytes((p), (n))
@@ -146,6 +166,8 @@ sqlv_hex(const char *s)
 #define SQL_DEC(s) sqlv_dec(s)
 #define SQL_NULL ((struct sqlv){ .k = SQLV_NULL })
 #define SQL_HEX(s) sqlv_hex(s)
+#define SQL_LIKE_PREFIX(s, n) sqlv_like((s), (n), SQL_LIKE_TRAILING)
+#define SQL_LIKE_CONTAINS(s, n) sqlv_like((s), (n), SQL_LIKE_LEADING | SQL_LIKE_TRAILING)
 
 /*
  * Append tmpl (a string literal: "" tmpl refuses anything else) with its

@@ -8,6 +8,7 @@
 #include "rpc.h"
 #include "tipevent.h"
 #include "utf8.h"
+#include "json.h"
 #include "banned.h"
 
 #define DATA_MAX 65536      /* bytes of log data read (a registry URI may be long) */
@@ -103,20 +104,10 @@ tipev_is_private(enum tipev_kind k)
 	return k == TIPEV_PRIVATE_TIP || k == TIPEV_PRIVATE_TIP_ESCROWED;
 }
 
-static const char *
-member(json_object *o, const char *key)
-{
-	json_object *v = NULL;
-
-	if (!json_object_object_get_ex(o, key, &v) || !json_object_is_type(v, json_type_string))
-		return NULL;
-	return json_object_get_string(v);
-}
-
 static int
 get_b32(json_object *o, const char *key, uint8_t out[32])
 {
-	const char *s = member(o, key);
+	const char *s = json_member_string(o, key, NULL);
 
 	return s ? hex_decode_fixed(s, strlen(s), out, 32, true) : -1;
 }
@@ -214,17 +205,17 @@ tipev_decode(json_object *log, enum tipev_source src, struct tipevent *out, char
 		snprintf(err, cap, "log is marked removed");
 		return -1;
 	}
-	addr_s = member(log, "address");
+	addr_s = json_member_string(log, "address", NULL);
 	if (addr_s == NULL || addr_parse(addr_s, strlen(addr_s), &out->contract) < 0 ||
-	    rpc_hex_u64(member(log, "blockNumber"), &out->block_number) < 0 ||
+	    rpc_hex_u64(json_member_string(log, "blockNumber", NULL), &out->block_number) < 0 ||
 	    get_b32(log, "blockHash", out->block_hash) < 0 ||
 	    get_b32(log, "transactionHash", out->tx_hash) < 0 ||
-	    rpc_hex_u64(member(log, "logIndex"), &out->log_index) < 0) {
+	    rpc_hex_u64(json_member_string(log, "logIndex", NULL), &out->log_index) < 0) {
 		snprintf(err, cap, "log lacks address, block, transaction or log index");
 		return -1;
 	}
-	if (member(log, "blockTimestamp"))
-		rpc_hex_u64(member(log, "blockTimestamp"), &out->block_time);
+	if (json_member_string(log, "blockTimestamp", NULL))
+		rpc_hex_u64(json_member_string(log, "blockTimestamp", NULL), &out->block_time);
 	if (!json_object_object_get_ex(log, "topics", &topics) ||
 	    !json_object_is_type(topics, json_type_array) || (nt = json_object_array_length(topics)) == 0 ||
 	    nt > 4) {
@@ -260,7 +251,7 @@ tipev_decode(json_object *log, enum tipev_source src, struct tipevent *out, char
 	}
 	/* Registered's data is the agent URI, which is not kept (and may be long). */
 	if (d->kind != TIPEV_AGENT_REGISTERED) {
-		data_s = member(log, "data");
+		data_s = json_member_string(log, "data", NULL);
 		if (data_s == NULL || hex_decode(data_s, strlen(data_s), data, sizeof(data), &dlen) < 0)
 			return fail(err, cap, "data is not hex or is too long", name);
 	}

@@ -4,10 +4,11 @@
 #include <string.h>
 #include <strings.h>
 
-#include "base64.h"
+#include "b64json.h"
 #include "hex.h"
 #include "json.h"
 #include "rpc.h"
+#include "sha256.h"
 #include "sig.h"
 #include "typed.h"
 #include "u256.h"
@@ -82,31 +83,6 @@ x402_payment_required_json(const struct x402_requirements *rq, const char *error
 	return o;
 }
 
-int
-x402_base64_encode(const void *p, size_t n, struct buf *out)
-{
-	return base64_encode(p, n, BASE64_STD, out);
-}
-
-int
-x402_base64_decode(const char *s, size_t slen, uint8_t *out, size_t cap, size_t *outlen)
-{
-	return base64_decode(s, slen, BASE64_STD, out, cap, outlen);
-}
-
-/* The string member name of o, or NULL when absent or not a string. */
-static const char *
-str_member(json_object *o, const char *name, size_t *len)
-{
-	json_object *m = NULL;
-
-	if (!json_object_object_get_ex(o, name, &m) || !json_object_is_type(m, json_type_string))
-		return NULL;
-	if (len)
-		*len = (size_t)json_object_get_string_len(m);
-	return json_object_get_string(m);
-}
-
 /* Check an object's keys; msg names the first problem with the prefix given. */
 static int
 check_shape(json_object *o, const char *what, const char *const allowed[],
@@ -134,7 +110,7 @@ static int
 uint_member(json_object *o, const char *name, struct u256 *v)
 {
 	size_t len = 0;
-	const char *s = str_member(o, name, &len);
+	const char *s = json_member_string(o, name, &len);
 
 	if (s == NULL || len == 0 || len > U256_DEC_MAX || (s[0] == '0' && len > 1))
 		return -1;
@@ -175,7 +151,7 @@ parse_shape(json_object *o, struct x402_payment *p, struct typed_transfer *m, ch
 	json_object_object_get_ex(o, "resource", &res);
 	if (check_shape(res, "resource", resource_keys, resource_required, msg, cap) < 0)
 		return -1;
-	if (str_member(res, "url", NULL) == NULL) {
+	if (json_member_string(res, "url", NULL) == NULL) {
 		snprintf(msg, cap, "resource.url must be a string.");
 		return -1;
 	}
@@ -194,22 +170,26 @@ parse_shape(json_object *o, struct x402_payment *p, struct typed_transfer *m, ch
 	json_object_object_get_ex(pl, "authorization", &auth);
 	if (check_shape(auth, "authorization", auth_keys, auth_keys, msg, cap) < 0)
 		return -1;
-	s = str_member(pl, "signature", &len);
+	s = json_member_string(pl, "signature", &len);
 	if (s == NULL || hex_decode(s, len, sigbuf, sizeof(sigbuf), &len) < 0 || len < 64) {
 		snprintf(msg, cap, "payload.signature must be 0x-prefixed hex of at least 64 bytes.");
 		return -1;
 	}
-	s = str_member(auth, "from", &len);
+	if (sha256(sigbuf, len, p->sig_digest) < 0) {
+		snprintf(msg, cap, "The payment could not be read.");
+		return -1;
+	}
+	s = json_member_string(auth, "from", &len);
 	if (s == NULL || addr_parse(s, len, &p->from) < 0 || addr_is_zero(&p->from)) {
 		snprintf(msg, cap, "authorization.from must be a nonzero address.");
 		return -1;
 	}
-	s = str_member(auth, "to", &len);
+	s = json_member_string(auth, "to", &len);
 	if (s == NULL || addr_parse(s, len, &p->to) < 0) {
 		snprintf(msg, cap, "authorization.to must be an address.");
 		return -1;
 	}
-	s = str_member(auth, "nonce", &len);
+	s = json_member_string(auth, "nonce", &len);
 	if (s == NULL || hex_decode_fixed(s, len, p->nonce, 32, true) < 0) {
 		snprintf(msg, cap, "authorization.nonce must be 0x followed by 64 hex digits.");
 		return -1;
@@ -252,7 +232,7 @@ check_signature(json_object *o, const struct x402_requirements *rq, const struct
 		.verifying_contract = &rq->asset };
 
 	json_object_object_get_ex(o, "payload", &pl);
-	s = str_member(pl, "signature", &len);
+	s = json_member_string(pl, "signature", &len);
 	if (len != 2 + 2 * 65 && len != 2 + 2 * 64)
 		return 0;   /* a smart-wallet signature: the facilitator decides */
 	chain_id = strtoull(rq->network + strlen("eip155:"), &end, 10);
@@ -279,7 +259,7 @@ check_binding(json_object *o, const struct x402_requirements *rq, const struct x
 	bool same;
 
 	json_object_object_get_ex(o, "resource", &res);
-	if (strcmp(str_member(res, "url", NULL), rq->url) != 0) {
+	if (strcmp(json_member_string(res, "url", NULL), rq->url) != 0) {
 		snprintf(msg, cap, "The payment was made for another resource URL than this request's.");
 		return X402_PARSE_MISMATCH;
 	}
@@ -319,37 +299,27 @@ x402_payment_parse(const char *hdr, const struct x402_requirements *rq, uint64_t
 	struct json_limits lim = { .max_depth = 8, .max_length = X402_HEADER_MAX,
 		.max_string = X402_HEADER_MAX, .max_members = 64 };
 	struct json_error je;
-	size_t hlen = strlen(hdr), n = 0;
-	uint8_t *raw = NULL;
 	json_object *o = NULL;
-	enum x402_parse rc = X402_PARSE_MALFORMED;
 
 	memset(out, 0, sizeof(*out));
-	if (hlen == 0 || hlen > X402_HEADER_MAX) {
+	switch (b64json_decode(hdr, BASE64_STD, X402_HEADER_MAX, &lim, &o, &je)) {
+	case B64JSON_OK:
+		break;
+	case B64JSON_SIZE:
 		snprintf(msg, cap, "PAYMENT-SIGNATURE is empty or longer than %d characters.", X402_HEADER_MAX);
 		return X402_PARSE_MALFORMED;
-	}
-	raw = malloc(hlen);
-	if (raw == NULL) {
+	case B64JSON_BASE64:
+		snprintf(msg, cap, "PAYMENT-SIGNATURE is not standard base64 with padding.");
+		return X402_PARSE_MALFORMED;
+	case B64JSON_JSON:
+		snprintf(msg, cap, "PAYMENT-SIGNATURE does not decode to strict JSON: %s.", je.msg);
+		return X402_PARSE_MALFORMED;
+	case B64JSON_NOMEM:
+	default:
 		snprintf(msg, cap, "The payment could not be read.");
 		return X402_PARSE_NOMEM;
 	}
-	if (x402_base64_decode(hdr, hlen, raw, hlen, &n) < 0) {
-		snprintf(msg, cap, "PAYMENT-SIGNATURE is not standard base64 with padding.");
-		goto out;
-	}
-	if (json_parse_strict((const char *)raw, n, &lim, &o, &je) < 0) {
-		if (je.code == JSON_E_NOMEM)
-			rc = X402_PARSE_NOMEM;
-		snprintf(msg, cap, "PAYMENT-SIGNATURE does not decode to strict JSON: %s.", je.msg);
-		goto out;
-	}
-	rc = x402_payment_check(o, rq, now, out, msg, cap);
-	o = NULL;
-out:
-	json_object_put(o);
-	free(raw);
-	return rc;
+	return x402_payment_check(o, rq, now, out, msg, cap);
 }
 
 enum x402_parse

@@ -1,7 +1,7 @@
 /*
  * x402.h: the resource-server side of x402 v2 for the exact EVM scheme
  * (docs/PROTOCOL.md, x402 payments): the PaymentRequirements a paid row issues
- * for one request, the PaymentRequired challenge, standard base64, and the
+ * for one request, the PaymentRequired challenge, and the
  * strict parse and binding check of a PAYMENT-SIGNATURE.
  *
  * A row's requirements are deterministic for a request: scheme "exact",
@@ -63,6 +63,7 @@ struct x402_payment {
 	char value[DECIMAL_ATOMIC_BUFSZ];
 	uint64_t valid_after;
 	uint64_t valid_before;
+	uint8_t sig_digest[32];       /* SHA-256 of the signature bytes: which payment of (from, nonce) */
 };
 
 enum x402_parse {
@@ -91,16 +92,6 @@ json_object *x402_requirements_json(const struct x402_requirements *rq);
  * with error (NULL: "Payment required"); caller puts.
  */
 json_object *x402_payment_required_json(const struct x402_requirements *rq, const char *error);
-
-/* Append standard base64 (RFC 4648, '=' padded) of p[0..n) to out; 0 or -1 (out full). */
-int x402_base64_encode(const void *p, size_t n, struct buf *out);
-
-/*
- * Decode standard base64 s[0..slen) (alphabet A-Za-z0-9+/, length a
- * multiple of 4, '=' padding only at the end, zero pad bits) into out[cap];
- * *outlen gets the byte count. 0 or -1.
- */
-int x402_base64_decode(const char *s, size_t slen, uint8_t *out, size_t cap, size_t *outlen);
 
 /*
  * Decode, parse strictly and bind the PAYMENT-SIGNATURE header value hdr

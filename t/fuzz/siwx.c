@@ -10,6 +10,7 @@
 
 #include <json-c/json.h>
 
+#include "base64.h"
 #include "buf.h"
 #include "fuzz.h"
 #include "sig.h"
@@ -57,7 +58,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	hdr[size] = '\0';
 	one(hdr);
 	buf_init(&b, 4 * size + 16);
-	if (x402_base64_encode(data, size, &b) == 0)
+	if (base64_encode(data, size, BASE64_STD, &b) == 0)
 		one(buf_str(&b));
 	buf_release(&b);
 	free(hdr);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base64.h"
 #include "x402.h"
 #include "fuzz.h"
 #include "banned.h"
@@ -52,7 +53,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	}
 	x402_payment_release(&p);
 	buf_init(&b, 4 * size + 16);
-	if (x402_base64_encode(data, size, &b) == 0) {
+	if (base64_encode(data, size, BASE64_STD, &b) == 0) {
 		msg[0] = '\0';
 		if (x402_payment_parse(buf_str(&b), &rq, 1740672100u, &p, msg, sizeof(msg)) == X402_PARSE_OK) {
 			if (p.payload == NULL)
@@ -63,9 +64,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		x402_payment_release(&p);
 	}
 	buf_release(&b);
-	if (x402_base64_decode(hdr, size, raw, size + 1, &n) == 0) {
+	if (base64_decode(hdr, size, BASE64_STD, raw, size + 1, &n) == 0) {
 		buf_init(&b, 2 * size + 8);
-		if (x402_base64_encode(raw, n, &b) < 0 || b.len != size || memcmp(buf_str(&b), hdr, size) != 0)
+		if (base64_encode(raw, n, BASE64_STD, &b) < 0 || b.len != size || memcmp(buf_str(&b), hdr, size) != 0)
 			abort();
 		buf_release(&b);
 	}

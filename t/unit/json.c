@@ -661,6 +661,31 @@ test_canonical(void)
 	}
 }
 
+/* json_member_string: a string member, or NULL for anything else. */
+static void
+test_member_string(void)
+{
+	static const char doc[] = "{\"s\":\"a\\u0000b\",\"e\":\"\",\"n\":1,\"z\":null,\"o\":{}}";
+	json_object *o = NULL, *arr = json_object_new_array();
+	size_t len = 99;
+	const char *s;
+
+	if (!ok(json_parse_strict(doc, strlen(doc), NULL, &o, NULL) == 0, "member_string: parse"))
+		return;
+	s = json_member_string(o, "s", &len);
+	ok(s != NULL && len == 3 && memcmp(s, "a\0b", 3) == 0, "member_string: a string and its length");
+	ok((s = json_member_string(o, "e", NULL)) != NULL && *s == '\0', "member_string: empty string");
+	len = 99;
+	ok(json_member_string(o, "n", &len) == NULL && len == 99, "member_string: a number is not one");
+	ok(json_member_string(o, "z", NULL) == NULL, "member_string: null is not one");
+	ok(json_member_string(o, "o", NULL) == NULL, "member_string: an object is not one");
+	ok(json_member_string(o, "absent", NULL) == NULL, "member_string: absent");
+	ok(json_member_string(arr, "s", NULL) == NULL, "member_string: of an array");
+	ok(json_member_string(NULL, "s", NULL) == NULL, "member_string: of NULL");
+	json_object_put(arr);
+	json_object_put(o);
+}
+
 int
 main(void)
 {
@@ -685,5 +710,6 @@ main(void)
 	test_errors();
 	test_check_keys();
 	test_canonical();
+	test_member_string();
 	return done_testing();
 }

@@ -14,6 +14,7 @@
 
 #include <json-c/json.h>
 
+#include "base64.h"
 #include "buf.h"
 #include "config.h"
 #include "siwx.h"
@@ -32,7 +33,7 @@ encode(json_object *o, struct buf *out)
 	const char *t = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
 
 	buf_reset(out);
-	if (x402_base64_encode(t, strlen(t), out) < 0)
+	if (base64_encode(t, strlen(t), BASE64_STD, out) < 0)
 		return "";
 	return buf_str(out);
 }
@@ -45,7 +46,7 @@ parse_text(const char *json, char *msg, size_t cap)
 	enum siwx_rc rc;
 
 	buf_init(&b, 1 << 16);
-	if (x402_base64_encode(json, strlen(json), &b) < 0)
+	if (base64_encode(json, strlen(json), BASE64_STD, &b) < 0)
 		return SIWX_RC__MAX;
 	rc = siwx_parse(buf_str(&b), &p, msg, cap);
 	siwx_proof_release(&p);

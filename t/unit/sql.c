@@ -50,6 +50,30 @@ one(const struct sqlv v, char *out, size_t cap)
 	return sql_add(&q, "?", v);
 }
 
+/* LIKE patterns: each metacharacter taken literally, then quoted for the statement. */
+struct like_vec {
+	const char *in;
+	size_t n;
+	bool contains;
+	const char *want;
+};
+
+static const struct like_vec likes[] = {
+	{ "abc", 3, true, "'%abc%'" },
+	{ "abc", 3, false, "'abc%'" },
+	{ "", 0, true, "'%%'" },
+	{ "", 0, false, "'%'" },
+	{ "50%", 3, true, "'%50\\\\%%'" },
+	{ "a_b", 3, false, "'a\\\\_b%'" },
+	{ "a\\b", 3, true, "'%a\\\\\\\\b%'" },
+	{ "it's", 4, true, "'%it\\'s%'" },
+	{ "%_\\'", 4, false, "'\\\\%\\\\_\\\\\\\\\\'%'" },
+	{ "owner/re_po#", 12, true, "'%owner/re\\\\_po#%'" },
+	{ "a\nb", 3, true, "'%a\\nb%'" },
+	{ "a\0b", 3, true, "'%a\\0b%'" },
+	{ "caf\xc3\xa9", 5, false, "'caf\xc3\xa9%'" },
+};
+
 int
 main(void)
 {
@@ -105,6 +129,22 @@ main(void)
 		    "decimal '%s' is %s", decs[i].in, decs[i].good ? "taken" : "refused");
 	}
 	ok(one(SQL_DEC(NULL), b, sizeof(b)) < 0, "a NULL decimal is refused");
+
+	for (size_t i = 0; i < sizeof(likes) / sizeof(likes[0]); i++) {
+		struct sqlv v = likes[i].contains ? SQL_LIKE_CONTAINS(likes[i].in, likes[i].n) :
+		    SQL_LIKE_PREFIX(likes[i].in, likes[i].n);
+
+		ok(one(v, b, sizeof(b)) == 0 && strcmp(b, likes[i].want) == 0, "like vector %zu is %s (got %s)",
+		    i, likes[i].want, b);
+	}
+	ok(one(SQL_LIKE_CONTAINS(NULL, 3), b, sizeof(b)) == 0 && strcmp(b, "NULL") == 0,
+	    "SQL_LIKE_CONTAINS(NULL, n) is NULL");
+	{
+		char tiny[8];
+
+		ok(one(SQL_LIKE_CONTAINS("a%b", 3), tiny, sizeof(tiny)) < 0,
+		    "a pattern that does not fit is refused, not cut short");
+	}
 
 	/* Counts. */
 	sql_reset(&q);

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base64.h"
 #include "config.h"
 #include "json.h"
 #include "tap.h"
@@ -140,7 +141,7 @@ parse_text(const char *text, const struct x402_requirements *rq, uint64_t now, c
 	enum x402_parse rc;
 
 	buf_init(&b, 64 * 1024);
-	x402_base64_encode(text, strlen(text), &b);
+	base64_encode(text, strlen(text), BASE64_STD, &b);
 	rc = x402_payment_parse(buf_str(&b), rq, now, &p, msg, cap);
 	x402_payment_release(&p);
 	buf_release(&b);
@@ -265,23 +266,23 @@ main(void)
 	/* ---- base64 */
 	for (size_t i = 0; i < sizeof(b64_ok) / sizeof(b64_ok[0]); i++) {
 		buf_init(&b, 64);
-		ok(x402_base64_encode(b64_ok[i].plain, strlen(b64_ok[i].plain), &b) == 0 &&
+		ok(base64_encode(b64_ok[i].plain, strlen(b64_ok[i].plain), BASE64_STD, &b) == 0 &&
 		    strcmp(buf_str(&b), b64_ok[i].text) == 0, "base64 encode '%s'", b64_ok[i].text);
 		buf_release(&b);
-		ok(x402_base64_decode(b64_ok[i].text, strlen(b64_ok[i].text), out, sizeof(out), &n) == 0 &&
+		ok(base64_decode(b64_ok[i].text, strlen(b64_ok[i].text), BASE64_STD, out, sizeof(out), &n) == 0 &&
 		    n == strlen(b64_ok[i].plain) && memcmp(out, b64_ok[i].plain, n) == 0,
 		    "base64 decode '%s'", b64_ok[i].text);
 	}
 	for (size_t i = 0; i < sizeof(b64_bad) / sizeof(b64_bad[0]); i++)
-		ok(x402_base64_decode(b64_bad[i], strlen(b64_bad[i]), out, sizeof(out), &n) < 0,
+		ok(base64_decode(b64_bad[i], strlen(b64_bad[i]), BASE64_STD, out, sizeof(out), &n) < 0,
 		    "base64 rejects bad text %zu", i);
-	ok(x402_base64_decode("Zm9vYmFy", 8, out, 5, &n) < 0, "base64 decode respects the capacity");
+	ok(base64_decode("Zm9vYmFy", 8, BASE64_STD, out, 5, &n) < 0, "base64 decode respects the capacity");
 	buf_init(&b, 4);
-	ok(x402_base64_encode("foobar", 6, &b) < 0, "base64 encode fails when the buffer cap is reached");
+	ok(base64_encode("foobar", 6, BASE64_STD, &b) < 0, "base64 encode fails when the buffer cap is reached");
 	buf_release(&b);
 
 	/* ---- the captured PAYMENT-REQUIRED of the reference server */
-	ok(x402_base64_decode(captured, strlen(captured), out, sizeof(out), &n) == 0 &&
+	ok(base64_decode(captured, strlen(captured), BASE64_STD, out, sizeof(out), &n) == 0 &&
 	    json_parse_strict((const char *)out, n, NULL, &o, NULL) == 0, "captured PAYMENT-REQUIRED decodes");
 	{
 		json_object *acc = json_object_array_get_idx(json_object_object_get(o, "accepts"), 0);
@@ -326,7 +327,7 @@ main(void)
 		is_str(rq.token_name, nets[k].token, "%s: token name", nets[k].name);
 		o = payload_new(&rq, &nets[k]);
 		buf_init(&hb, 64 * 1024);
-		x402_base64_encode(json_dump(o, NULL), strlen(json_dump(o, NULL)), &hb);
+		base64_encode(json_dump(o, NULL), strlen(json_dump(o, NULL)), BASE64_STD, &hb);
 		ok(x402_payment_parse(buf_str(&hb), &rq, NOW, &p, msg, sizeof(msg)) == X402_PARSE_OK,
 		    "%s: the signed payment binds (%s)", nets[k].name, msg);
 		is_str(addr_format(&p.from, txt), nets[k].from, "%s: payer", nets[k].name);
