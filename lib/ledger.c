@@ -24,10 +24,10 @@ ledger_reserve(struct db *db, const struct x402_payment *p, const struct x402_re
 	if (buf == NULL || strlen(endpoint_id) > 128)
 		goto out;
 	sql_on(&q, buf, cap);
-	sql_add(&q, "INSERT INTO x402_payments (payer, auth_nonce, network, asset, pay_to, "
-	    "amount, endpoint_id, resource_url, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, "
+	sql_add(&q, "INSERT INTO x402_payments (payer, auth_nonce, sig_digest, network, asset, pay_to, "
+	    "amount, endpoint_id, resource_url, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, "
 	    "'reserved', UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))", SQL_BYTES(p->from.b, ADDR_LEN),
-	    SQL_BYTES(p->nonce, 32), SQL_TEXT(rq->network), SQL_BYTES(rq->asset.b, ADDR_LEN),
+	    SQL_BYTES(p->nonce, 32), SQL_BYTES(p->sig_digest, 32), SQL_TEXT(rq->network), SQL_BYTES(rq->asset.b, ADDR_LEN),
 	    SQL_BYTES(rq->pay_to.b, ADDR_LEN), SQL_DEC(rq->amount), SQL_TEXT(endpoint_id), SQL_TEXT(rq->url));
 	d = db_exec(db, &q);
 	if (d == DB_OK) {
@@ -38,10 +38,10 @@ ledger_reserve(struct db *db, const struct x402_payment *p, const struct x402_re
 		goto out;
 	/* Taken: only a released row bound to this same URL may be reserved again. */
 	sql_reset(&q);
-	sql_add(&q, "UPDATE x402_payments SET status = 'reserved', reason = NULL, "
+	sql_add(&q, "UPDATE x402_payments SET status = 'reserved', reason = NULL, sig_digest = ?, "
 	    "endpoint_id = ?, updated_at = UTC_TIMESTAMP(6) WHERE payer = ? AND "
 	    "auth_nonce = ? AND status = 'released' AND resource_url = ? AND amount = ? "
-	    "AND pay_to = ?", SQL_TEXT(endpoint_id), SQL_BYTES(p->from.b, ADDR_LEN), SQL_BYTES(p->nonce, 32),
+	    "AND pay_to = ?", SQL_BYTES(p->sig_digest, 32), SQL_TEXT(endpoint_id), SQL_BYTES(p->from.b, ADDR_LEN), SQL_BYTES(p->nonce, 32),
 	    SQL_TEXT(rq->url), SQL_DEC(rq->amount), SQL_BYTES(rq->pay_to.b, ADDR_LEN));
 	if (db_exec(db, &q) != DB_OK)
 		goto out;
@@ -69,8 +69,9 @@ lookup(struct db *db, const struct x402_payment *p, const struct x402_requiremen
 	if (buf == NULL || strlen(endpoint_id) > 128)
 		goto out;
 	sql_on(&q, buf, cap);
-	sql_add(&q, "SELECT tx_hash FROM x402_payments WHERE payer = ? AND auth_nonce = ? AND ",
-	    SQL_BYTES(p->from.b, ADDR_LEN), SQL_BYTES(p->nonce, 32));
+	/* Only the identical payment (the same signature bytes) is served from its row. */
+	sql_add(&q, "SELECT tx_hash FROM x402_payments WHERE payer = ? AND auth_nonce = ? AND sig_digest = ? AND ",
+	    SQL_BYTES(p->from.b, ADDR_LEN), SQL_BYTES(p->nonce, 32), SQL_BYTES(p->sig_digest, 32));
 	if (st == SETTLED)
 		sql_add(&q, "status = 'settled'");
 	else
@@ -144,10 +145,10 @@ ledger_claim_unknown(struct db *db, const struct x402_payment *p)
 	struct sql q = SQL_ON(b);
 
 	sql_add(&q, "UPDATE x402_payments SET status = 'reserved', reason = 'unknown_retry', "
-	    "updated_at = UTC_TIMESTAMP(6) WHERE payer = ? AND auth_nonce = ? AND "
+	    "updated_at = UTC_TIMESTAMP(6) WHERE payer = ? AND auth_nonce = ? AND sig_digest = ? AND "
 	    "((status = 'failed' AND reason = 'settle_unknown') OR (status = 'reserved' AND updated_at < "
 	    "UTC_TIMESTAMP(6) - INTERVAL " LEDGER_ABANDONED_S " SECOND))",
-	    SQL_BYTES(p->from.b, ADDR_LEN), SQL_BYTES(p->nonce, 32));
+	    SQL_BYTES(p->from.b, ADDR_LEN), SQL_BYTES(p->nonce, 32), SQL_BYTES(p->sig_digest, 32));
 	if (db_exec(db, &q) != DB_OK)
 		return LEDGER_UNAVAILABLE;
 	return mysql_affected_rows(db->my) == 1 ? LEDGER_OK : LEDGER_USED;

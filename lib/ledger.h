@@ -38,8 +38,11 @@ enum ledger_rc ledger_reserve(struct db *db, const struct x402_payment *p,
 /*
  * LEDGER_OK when p's row is settled, bound to rq's resource URL, amount
  * and payee and to the row endpoint_id (a payment that already bought
- * this resource); then tx holds its settlement transaction when known
- * (*has_tx). LEDGER_USED otherwise.
+ * this resource), and was reserved with p's very signature (sig_digest:
+ * the same (payer, nonce) under another signature is another payment,
+ * served nothing); then tx holds its settlement transaction when known
+ * (*has_tx). LEDGER_USED otherwise. ledger_unknown_here and
+ * ledger_claim_unknown match the signature the same way.
  */
 enum ledger_rc ledger_settled_here(struct db *db, const struct x402_payment *p,
     const struct x402_requirements *rq, const char *endpoint_id, uint8_t tx[32], bool *has_tx);

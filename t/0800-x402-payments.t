@@ -222,10 +222,16 @@ rpc evm_mine '[]' >/dev/null
 rpc evm_setAutomine '[true]' >/dev/null
 is "$(jq -r .status <<<"$res"),$(jq -r .body.error <<<"$res")" "503,payment_unavailable" \
 	"settlement timed out at the service: 503, outcome unknown"
-like "$(jq -r .body.message <<<"$res")" 'not known yet.*same PAYMENT-SIGNATURE' "  which says to send the identical request again"
+like "$(jq -r .body.message <<<"$res")" 'not known yet.*same payment \(PAYMENT-SIGNATURE' "  which says to send the identical request again"
 ok $(jq -e '.body | has("routedBoons")' <<<"$res" >/dev/null && echo 1 || echo 0) "  and nothing was served"
 is "$(balance $PAYER),$(balance $PAYTO)" "960000,40000" "the transfer landed once the block was mined"
 is "$(sql "SELECT status FROM x402_payments WHERE resource_url LIKE '%limit=3'")" failed "  the ledger says unknown (failed, settle_unknown)"
+# The payer and nonce are public on chain now: the same authorization under a
+# signature of a contract wallet's length (not checked locally) is another
+# payment, and must be served nothing from this row.
+forged=$(b64d "$(cat "$http_tmp/sig3")" | jq -c --arg s "0x$(printf 'ab%.0s' $(seq 66))" '.payload.signature = $s' | base64 -w0)
+req GET "$REC1?limit=3" -H "PAYMENT-SIGNATURE: $forged"
+is "$status,$(jqr .error)" "402,payment_already_used" "the same (payer, nonce) under another signature: refused, not served"
 req GET "$REC1?limit=3" -H "PAYMENT-SIGNATURE: $(cat "$http_tmp/sig3")"
 is "$status" 200 "the identical request: 200, served from the chain's answer"
 is "$(b64d "$(header payment-response)" | jq -r .success)" true "  with PAYMENT-RESPONSE success"
