@@ -237,8 +237,9 @@ answer_pending(struct req *r, struct resp *w, bool checkpointed)
 	json_object_object_add(o, "receipt", rc);
 	json_object_object_add(o, "message", json_object_new_string(
 	    "The payment settled but the review is not published yet. Keep this receipt and send the "
-	    "identical signed review with the same PAYMENT-SIGNATURE again: it publishes without a "
-	    "second charge. Never authorize a replacement payment."));
+	    "identical signed review with the same payment (PAYMENT-SIGNATURE, or Authorization: "
+	    "Payment) again: it publishes without a second charge. Never authorize a replacement "
+	    "payment."));
 	return resp_json(w, 202, o) < 0 ? resp_fail(w, ERR_INTERNAL, NULL, NULL) : ERR_NONE;
 }
 

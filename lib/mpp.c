@@ -9,6 +9,7 @@
 #include <openssl/rand.h>
 
 #include "addr.h"
+#include "b64json.h"
 #include "base64.h"
 #include "hex.h"
 #include "json.h"
@@ -20,6 +21,7 @@
 
 #define METHOD "evm"
 #define INTENT "charge"
+#define MPP_CLOCK_SKEW 5        /* seconds an authorization may outlive its challenge */
 
 /* The authority of an http(s) URL ("host[:port]") into out[cap]; 0 or -1. */
 static int
@@ -121,8 +123,13 @@ mpp_challenge_init(struct mpp_challenge *c, const struct config *cfg,
 		snprintf(err, cap, "no mpp_secret is configured");
 		return -1;
 	}
-	if (url_authority(cfg->public_base_url, c->realm, sizeof(c->realm)) < 0) {
+	/* No '|' in what is issued, so the HMAC input splits one way only. */
+	if (url_authority(cfg->public_base_url, c->realm, sizeof(c->realm)) < 0 || strchr(c->realm, '|')) {
 		snprintf(err, cap, "public_base_url has no host to name the realm");
+		return -1;
+	}
+	if (strlen(rq->url) > MPP_URL_MAX) {
+		snprintf(err, cap, "the resource URL is longer than %d bytes", MPP_URL_MAX);
 		return -1;
 	}
 	/* The charge request, written in JCS order (keys sorted, no spaces). */
@@ -198,15 +205,11 @@ mpp_is_credential(const char *v)
 	return v && strncasecmp(v, "Payment", 7) == 0 && (v[7] == ' ' || v[7] == '\t');
 }
 
-/* The string member name of o, or NULL when absent or not a string. */
+/* The string member name of o, or NULL (json.h). */
 static const char *
 str_member(json_object *o, const char *name)
 {
-	json_object *m = NULL;
-
-	if (!json_object_object_get_ex(o, name, &m) || !json_object_is_type(m, json_type_string))
-		return NULL;
-	return json_object_get_string(m);
+	return json_member_string(o, name, NULL);
 }
 
 /* Every member of o in keys is a string and every one of required is present; 0 or -1 naming it. */
@@ -230,8 +233,9 @@ check_object(json_object *o, const char *what, const char *const keys[], const c
 		return -1;
 	}
 	json_object_object_foreach(o, k, v) {
-		if (!json_object_is_type(v, json_type_string)) {
-			snprintf(msg, cap, "The credential's %s member %s is not a string.", what, k);
+		if (!json_object_is_type(v, json_type_string) ||
+		    strlen(json_object_get_string(v)) != (size_t)json_object_get_string_len(v)) {
+			snprintf(msg, cap, "The credential's %s member %s is not a string without NUL.", what, k);
 			return -1;
 		}
 	}
@@ -247,30 +251,49 @@ static const char *const ch_required[] = { "id", "realm", "method", "intent", "r
 static const char *const pl_keys[] = { "type", "from", "to", "value", "validAfter", "validBefore", "nonce",
 	"signature", NULL };
 
+/* Add member k of o: the new value v (NULL: out of memory); 0, or -1 with v put. */
+static int
+add(json_object *o, const char *k, json_object *v)
+{
+	if (v == NULL || json_object_object_add(o, k, v) != 0) {
+		json_object_put(v);
+		return -1;
+	}
+	return 0;
+}
+
 /* The x402 v2 payload equivalent to the authorization pl, for rq; NULL when out of memory. */
 static json_object *
 x402_equivalent(json_object *pl, const struct x402_requirements *rq)
 {
+	static const char *const fields[] = { "from", "to", "value", "validAfter", "validBefore", "nonce" };
 	json_object *o = json_object_new_object(), *res = json_object_new_object();
 	json_object *inner = json_object_new_object(), *auth = json_object_new_object();
-	static const char *const fields[] = { "from", "to", "value", "validAfter", "validBefore", "nonce" };
+	int bad = !o || !res || !inner || !auth;
 
-	if (!o || !res || !inner || !auth) {
+	for (size_t i = 0; !bad && i < sizeof(fields) / sizeof(fields[0]); i++)
+		bad = add(auth, fields[i], json_object_new_string(str_member(pl, fields[i])));
+	if (!bad)
+		bad = add(res, "url", json_object_new_string(rq->url)) ||
+		    add(inner, "signature", json_object_new_string(str_member(pl, "signature")));
+	if (!bad) {
+		bad = add(inner, "authorization", auth);
+		auth = NULL;
+	}
+	if (!bad) {
+		bad = add(o, "resource", res) | add(o, "payload", inner);
+		res = inner = NULL;
+	}
+	if (!bad)
+		bad = add(o, "x402Version", json_object_new_int(X402_VERSION)) ||
+		    add(o, "accepted", x402_requirements_json(rq));
+	json_object_put(res);
+	json_object_put(inner);
+	json_object_put(auth);
+	if (bad) {
 		json_object_put(o);
-		json_object_put(res);
-		json_object_put(inner);
-		json_object_put(auth);
 		return NULL;
 	}
-	json_object_object_add(o, "x402Version", json_object_new_int(X402_VERSION));
-	json_object_object_add(res, "url", json_object_new_string(rq->url));
-	json_object_object_add(o, "resource", res);
-	json_object_object_add(o, "accepted", x402_requirements_json(rq));
-	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
-		json_object_object_add(auth, fields[i], json_object_new_string(str_member(pl, fields[i])));
-	json_object_object_add(inner, "signature", json_object_new_string(str_member(pl, "signature")));
-	json_object_object_add(inner, "authorization", auth);
-	json_object_object_add(o, "payload", inner);
 	return o;
 }
 
@@ -282,8 +305,8 @@ decode(const char *v, enum x402_parse *rc, char *msg, size_t cap)
 		.max_string = MPP_HEADER_MAX, .max_members = 32 };
 	struct json_error je;
 	const char *tok = v + 7;
-	size_t n = 0, tlen;
-	uint8_t *raw;
+	size_t tlen;
+	char *t;
 	json_object *o = NULL;
 
 	*rc = X402_PARSE_MALFORMED;
@@ -294,23 +317,43 @@ decode(const char *v, enum x402_parse *rc, char *msg, size_t cap)
 		    MPP_HEADER_MAX);
 		return NULL;
 	}
-	if ((raw = malloc(tlen)) == NULL) {
+	if ((t = strndup(tok, tlen)) == NULL) {
 		*rc = X402_PARSE_NOMEM;
 		snprintf(msg, cap, "The credential could not be read.");
 		return NULL;
 	}
-	if (base64_decode(tok, tlen, BASE64_URL, raw, tlen, &n) < 0) {
+	switch (b64json_decode(t, BASE64_URL, MPP_HEADER_MAX, &lim, &o, &je)) {
+	case B64JSON_OK:
+		break;
+	case B64JSON_NOMEM:
+		*rc = X402_PARSE_NOMEM;
+		snprintf(msg, cap, "The credential could not be read.");
+		break;
+	case B64JSON_JSON:
+		/* The code's text only: the parser's message may quote the credential. */
+		snprintf(msg, cap, "The Payment credential does not decode to strict JSON (%s).",
+		    json_strerror(je.code));
+		break;
+	default:
 		snprintf(msg, cap, "The Payment credential is not base64url.");
-	} else if (json_parse_strict((const char *)raw, n, &lim, &o, &je) < 0) {
-		if (je.code == JSON_E_NOMEM)
-			*rc = X402_PARSE_NOMEM;
-		snprintf(msg, cap, "The Payment credential does not decode to strict JSON: %s.", je.msg);
+		break;
 	}
-	free(raw);
+	free(t);
 	return o;
 }
 
-/* The echoed challenge ch holds against want; X402_PARSE_OK, or why not with msg. */
+/* The Unix time of ch's expires, which check_challenge found valid. */
+static uint64_t
+expires_of(json_object *ch)
+{
+	const char *exp = str_member(ch, "expires");
+	int64_t t = 0;
+
+	if (time_parse_rfc3339(exp, strlen(exp), &t, NULL) < 0 || t < 0)
+		return 0;
+	return (uint64_t)t;
+}
+
 /*
  * Whether an opaque this service issued (its HMAC held) binds method and
  * url: base64url of JCS {"method", "nonce", "url"}.
@@ -358,7 +401,11 @@ check_challenge(json_object *ch, const struct mpp_challenge *want, const char *u
 		    "altered; pay the fresh challenge.");
 		return X402_PARSE_MALFORMED;
 	}
-	snprintf(id, 48, "%s", mac_id);
+	memcpy(id, mac_id, sizeof(mac_id));
+	if (strcmp(str_member(ch, "method"), METHOD) != 0 || strcmp(str_member(ch, "intent"), INTENT) != 0) {
+		snprintf(msg, cap, "The credential answers a challenge of another payment method or intent.");
+		return X402_PARSE_MISMATCH;
+	}
 	if (strcmp(str_member(ch, "realm"), want->realm) != 0 ||
 	    !opaque_binds(str_member(ch, "opaque"), want->method, url)) {
 		snprintf(msg, cap, "The credential answers a challenge for another resource or method "
@@ -395,6 +442,7 @@ mpp_credential_parse(const char *v, const struct mpp_challenge *want, const stru
 	uint8_t nonce[32], want_nonce[32];
 	const char *s;
 	char pre[48 + sizeof(want->realm)];
+	int n;
 
 	memset(out, 0, sizeof(*out));
 	challenge_id_out[0] = '\0';
@@ -432,10 +480,11 @@ mpp_credential_parse(const char *v, const struct mpp_challenge *want, const stru
 		goto out;
 	}
 	/* The EIP-3009 nonce of an EVM charge is the challenge's hash. */
-	snprintf(pre, sizeof(pre), "%s%s", str_member(ch, "id"), str_member(ch, "realm"));
-	keccak256(pre, strlen(pre), want_nonce);
+	n = snprintf(pre, sizeof(pre), "%s%s", str_member(ch, "id"), str_member(ch, "realm"));
+	keccak256(pre, n > 0 && (size_t)n < sizeof(pre) ? (size_t)n : 0, want_nonce);
 	s = str_member(pl, "nonce");
-	if (hex_decode_fixed(s, strlen(s), nonce, 32, true) < 0 || memcmp(nonce, want_nonce, 32) != 0) {
+	if (n < 0 || (size_t)n >= sizeof(pre) || hex_decode_fixed(s, strlen(s), nonce, 32, true) < 0 ||
+	    memcmp(nonce, want_nonce, 32) != 0) {
 		snprintf(msg, cap, "The authorization's nonce is not keccak256 of the challenge's id and "
 		    "realm.");
 		goto out;
@@ -446,6 +495,16 @@ mpp_credential_parse(const char *v, const struct mpp_challenge *want, const stru
 		goto out;
 	}
 	rc = x402_payment_check(x, rq, now, out, msg, cap);
+	/* The authorization lives no longer than its challenge (mppx signs
+	 * validBefore = expires), so it cannot outlive its binding on the
+	 * x402 rail either. */
+	if ((rc == X402_PARSE_OK || rc == X402_PARSE_EXPIRED) &&
+	    out->valid_before > expires_of(ch) + MPP_CLOCK_SKEW) {
+		x402_payment_release(out);
+		snprintf(msg, cap, "The authorization's validBefore lies beyond its challenge's expiry.");
+		rc = X402_PARSE_MISMATCH;
+		goto out;
+	}
 	if ((rc == X402_PARSE_OK || rc == X402_PARSE_EXPIRED) && bind == X402_PARSE_EXPIRED) {
 		/* Bound here but too late to pay with: what it paid, if anything, the caller finds. */
 		x402_payment_release(out);

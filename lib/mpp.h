@@ -37,7 +37,8 @@
 #define MPP_CHALLENGE_SECONDS 300       /* a challenge's life, and its authorization's */
 #define MPP_HEADER_MAX (32 * 1024)      /* characters of an Authorization: Payment value */
 #define MPP_REQUEST_MAX 512             /* base64url of the JCS charge request */
-#define MPP_OPAQUE_MAX (4 * (2 * X402_URL_MAX + 64) / 3 + 4)
+#define MPP_URL_MAX 2048                /* the longest resource URL a challenge binds */
+#define MPP_OPAQUE_MAX (4 * (2 * MPP_URL_MAX + 96) / 3 + 4)
 
 /* One challenge: the auth-params of a `WWW-Authenticate: Payment` line. */
 struct mpp_challenge {
@@ -56,7 +57,8 @@ struct mpp_challenge {
  * whose price, asset, network, payTo and URL it carries), the HTTP method,
  * the body (NULL or empty: no digest) and the time now. 0, or -1 with a
  * reason in err[cap] (no mpp_secret, a public URL without a host, a URL
- * too long to bind).
+ * longer than MPP_URL_MAX, the spec's URL limit, which keeps a challenge
+ * under the draft's 8 KB).
  */
 int mpp_challenge_init(struct mpp_challenge *c, const struct config *cfg,
     const struct x402_requirements *rq, const char *method, const uint8_t *body, size_t body_len,
@@ -83,7 +85,8 @@ bool mpp_is_credential(const char *v);
  * the authorization's nonce, keccak256(id ‖ realm); then the checks of
  * x402_payment_check on the equivalent x402 payload (signature, payee,
  * amount, validity), which out->payload holds on X402_PARSE_OK for the
- * facilitator. challenge_id[48] gets the echoed challenge's id (for the
+ * facilitator; and a validBefore no later than the challenge's expiry
+ * (X402_PARSE_MISMATCH otherwise). challenge_id[48] gets the echoed challenge's id (for the
  * receipt) whenever its HMAC held.
  */
 enum x402_parse mpp_credential_parse(const char *v, const struct mpp_challenge *want,

@@ -226,7 +226,7 @@ bA=$(sign '.reviewerKey = "'$KEY5'" | .text = "Facilitator vanished while settli
 printf '%s' "$bA" > "$http_tmp/bA"
 res=$(node "$tools/pay.mjs" --key $KEY1 --url "$URL$P" --body "$http_tmp/bA" --signature-out "$http_tmp/sigA")
 is "$(jq -r '.status, .body.error' <<<"$res" | tr '\n' ' ')" "503 payment_unavailable " "settlement outcome unknown: a generic 503"
-like "$(jq -r .body.message <<<"$res")" 'not known yet.*same PAYMENT-SIGNATURE' "  which says to send the identical request again"
+like "$(jq -r .body.message <<<"$res")" 'not known yet.*same payment \(PAYMENT-SIGNATURE' "  which says to send the identical request again"
 is "$(usdc_now)" "$before" "nothing moved (the facilitator never settled)"
 is "$(sql "SELECT state, payer IS NOT NULL FROM review_publications WHERE state <> 'published'" | tr '\t' ' ')" \
 	"reserved_unpaid 1" "the record is kept, bound to that payment"
