@@ -131,7 +131,7 @@ static const char *const auth_keys[] = { "from", "to", "value", "validAfter", "v
 /*
  * The v2 exact-EVM shape and value syntax; fills p, and m with the
  * authorization's fields (the whole signed message, check_signature's).
- * -1 with msg on a malformed payload.
+ * -1 with msg on a malformed payload, -2 when out of memory.
  */
 static int
 parse_shape(json_object *o, struct x402_payment *p, struct typed_transfer *m, char *msg, size_t cap)
@@ -177,7 +177,7 @@ parse_shape(json_object *o, struct x402_payment *p, struct typed_transfer *m, ch
 	}
 	if (sha256(sigbuf, len, p->sig_digest) < 0) {
 		snprintf(msg, cap, "The payment could not be read.");
-		return -1;
+		return -2;      /* out of memory: nothing is known about the payment */
 	}
 	s = json_member_string(auth, "from", &len);
 	if (s == NULL || addr_parse(s, len, &p->from) < 0 || addr_is_zero(&p->from)) {
@@ -330,7 +330,16 @@ x402_payment_check(json_object *o, const struct x402_requirements *rq, uint64_t 
 	enum x402_parse rc = X402_PARSE_MALFORMED;
 
 	memset(out, 0, sizeof(*out));
-	if (parse_shape(o, out, &m, msg, cap) < 0 || check_signature(o, rq, out, &m, msg, cap) < 0)
+	switch (parse_shape(o, out, &m, msg, cap)) {
+	case 0:
+		break;
+	case -2:
+		rc = X402_PARSE_NOMEM;
+		goto out;
+	default:
+		goto out;
+	}
+	if (check_signature(o, rq, out, &m, msg, cap) < 0)
 		goto out;
 	rc = check_binding(o, rq, out, now, msg, cap);
 	if (rc == X402_PARSE_OK) {

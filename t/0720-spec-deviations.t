@@ -107,12 +107,12 @@ is "$status" 200 "reviews unavailable: a query that needs no reviews still answe
 is "$(jqr '.coverage | [.routes.available, .reviews.available] | map(tostring) | join(",")')" true,false \
 	"and its coverage says reviews are unavailable"
 req GET "/api/v1/x402/discovery?reviewer=$ADDR0"
-check_error 503 database_unavailable "a reviewer query without the reviews: an error, not an empty result"
+check_error 500 internal_error "a reviewer query without the reviews (a statement the server refuses): an error, not an empty result"
 sql "RENAME TABLE reviews_away TO reviews"
 sql "RENAME TABLE route_contexts TO route_contexts_away"
 sleep 1.2
 req GET "/api/v1/x402/discovery?q=forecast"
-check_error 503 database_unavailable "route descriptions unavailable: an error, not an empty result"
+check_error 500 internal_error "route descriptions unavailable (a statement the server refuses): an error, not an empty result"
 sql "RENAME TABLE route_contexts_away TO route_contexts"
 sleep 1.2
 req GET "/api/v1/x402/discovery?q=forecast"
