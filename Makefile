@@ -69,7 +69,7 @@ TORTURE_BIN := $(TORTURE_SRC:t/torture/%.c=$(BUILD)/t/torture-%.t)
 GATE_OBJ := $(filter-out $(BUILD)/obj/fcgi/main.o,$(FCGI_OBJ))
 
 PROGS := $(BUILD)/waymark-fcgi $(BUILD)/waymark $(BUILD)/waymark-indexer
-GENERATED := $(BUILD)/nginx-routes.conf
+GENERATED := $(BUILD)/nginx-routes.conf $(BUILD)/nginx-http.conf
 
 # Keep the unit-test objects between builds.
 .SECONDARY:
@@ -136,6 +136,9 @@ $(BUILD)/t/torture-%.t: $(BUILD)/obj/t/torture/%.o $(GATE_OBJ) $(HANDLER_OBJ) $(
 # The nginx locations are generated from the dispatch table.
 $(BUILD)/nginx-routes.conf: $(BUILD)/waymark
 	$(BUILD)/waymark routes nginx > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/nginx-http.conf: $(BUILD)/waymark
+	$(BUILD)/waymark routes nginx-http > $@.tmp && mv $@.tmp $@
 
 lint:
 	@tools/lint
@@ -217,9 +220,10 @@ install: all
 		$(DESTDIR)$(PREFIX)/share/waymark/nginx
 	install -m 755 $(BUILD)/waymark-fcgi $(BUILD)/waymark $(BUILD)/waymark-indexer $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 sql/*.sql $(DESTDIR)$(PREFIX)/share/waymark/sql/
-	install -m 644 nginx/waymark-fastcgi.conf nginx/waymark-server.conf nginx/waymark-http.conf \
+	install -m 644 nginx/waymark-fastcgi.conf nginx/waymark-server.conf \
 		$(DESTDIR)$(PREFIX)/share/waymark/nginx/
 	install -m 644 $(BUILD)/nginx-routes.conf $(DESTDIR)$(PREFIX)/share/waymark/nginx/waymark-routes.conf
+	install -m 644 $(BUILD)/nginx-http.conf $(DESTDIR)$(PREFIX)/share/waymark/nginx/waymark-http.conf
 
 clean:
 	rm -rf build build-asan build-tsan build-fuzz
