@@ -39,7 +39,9 @@ PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 # RELRO. Our flags live in WM_CFLAGS and WM_LDFLAGS; CFLAGS and LDFLAGS from
 # the environment or the command line come after them (so a user's -O0 or
 # extra -W wins) and never replace them.
-HARDEN_CFLAGS := -D_FORTIFY_SOURCE=2 -fstack-protector-strong -fPIE
+HARDEN_CFLAGS := -D_FORTIFY_SOURCE=2 -fstack-protector-strong -fPIE \
+	$(shell for f in -fstack-clash-protection -fcf-protection; do \
+		$(CC) -Werror $$f -x c -c /dev/null -o /dev/null 2>/dev/null && printf '%s ' $$f; done)
 HARDEN_LDFLAGS := -pie -Wl,-z,relro,-z,now
 WM_CFLAGS := -std=c11 -pthread -D_DEFAULT_SOURCE -Wall -Wextra -Werror -Wshadow -Wformat=2 \
 	-Wno-format-nonliteral -Wmissing-prototypes -Wstrict-prototypes -Wvla $(OPT) -g \
