@@ -39,7 +39,9 @@ PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
 # RELRO. Our flags live in WM_CFLAGS and WM_LDFLAGS; CFLAGS and LDFLAGS from
 # the environment or the command line come after them (so a user's -O0 or
 # extra -W wins) and never replace them.
-HARDEN_CFLAGS := -D_FORTIFY_SOURCE=2 -fstack-protector-strong -fPIE
+HARDEN_CFLAGS := -D_FORTIFY_SOURCE=2 -fstack-protector-strong -fPIE \
+	$(shell for f in -fstack-clash-protection -fcf-protection; do \
+		$(CC) -Werror $$f -x c -c /dev/null -o /dev/null 2>/dev/null && printf '%s ' $$f; done)
 HARDEN_LDFLAGS := -pie -Wl,-z,relro,-z,now
 WM_CFLAGS := -std=c11 -pthread -D_DEFAULT_SOURCE -Wall -Wextra -Werror -Wshadow -Wformat=2 \
 	-Wno-format-nonliteral -Wmissing-prototypes -Wstrict-prototypes -Wvla $(OPT) -g \
@@ -69,7 +71,7 @@ TORTURE_BIN := $(TORTURE_SRC:t/torture/%.c=$(BUILD)/t/torture-%.t)
 GATE_OBJ := $(filter-out $(BUILD)/obj/fcgi/main.o,$(FCGI_OBJ))
 
 PROGS := $(BUILD)/waymark-fcgi $(BUILD)/waymark $(BUILD)/waymark-indexer
-GENERATED := $(BUILD)/nginx-routes.conf
+GENERATED := $(BUILD)/nginx-routes.conf $(BUILD)/nginx-http.conf
 
 # Keep the unit-test objects between builds.
 .SECONDARY:
@@ -136,6 +138,9 @@ $(BUILD)/t/torture-%.t: $(BUILD)/obj/t/torture/%.o $(GATE_OBJ) $(HANDLER_OBJ) $(
 # The nginx locations are generated from the dispatch table.
 $(BUILD)/nginx-routes.conf: $(BUILD)/waymark
 	$(BUILD)/waymark routes nginx > $@.tmp && mv $@.tmp $@
+
+$(BUILD)/nginx-http.conf: $(BUILD)/waymark
+	$(BUILD)/waymark routes nginx-http > $@.tmp && mv $@.tmp $@
 
 lint:
 	@tools/lint
@@ -217,9 +222,10 @@ install: all
 		$(DESTDIR)$(PREFIX)/share/waymark/nginx
 	install -m 755 $(BUILD)/waymark-fcgi $(BUILD)/waymark $(BUILD)/waymark-indexer $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 sql/*.sql $(DESTDIR)$(PREFIX)/share/waymark/sql/
-	install -m 644 nginx/waymark-fastcgi.conf nginx/waymark-server.conf nginx/waymark-http.conf \
+	install -m 644 nginx/waymark-fastcgi.conf nginx/waymark-server.conf \
 		$(DESTDIR)$(PREFIX)/share/waymark/nginx/
 	install -m 644 $(BUILD)/nginx-routes.conf $(DESTDIR)$(PREFIX)/share/waymark/nginx/waymark-routes.conf
+	install -m 644 $(BUILD)/nginx-http.conf $(DESTDIR)$(PREFIX)/share/waymark/nginx/waymark-http.conf
 
 clean:
 	rm -rf build build-asan build-tsan build-fuzz

@@ -167,6 +167,9 @@ store_refusal(struct req *r, struct resp *w, const struct target *t, enum siwxst
 		return refuse(r, w, t, ERR_SIWX_EXPIRED, NULL);
 	case SIWXSTORE_USED:
 		return refuse(r, w, t, ERR_SIWX_REPLAYED, NULL);
+	case SIWXSTORE_BURNED:
+		return refuse(r, w, t, ERR_SIWX_REPLAYED, "The sign-in challenge was burned after repeated "
+		    "proofs whose signature did not verify; sign the fresh challenge.");
 	case SIWXSTORE_OTHER_OP:
 		return refuse(r, w, t, ERR_SIWX_WRONG_NONCE, "The sign-in proof's nonce was issued for another "
 		    "operation; sign the fresh challenge for this one.");
@@ -234,6 +237,10 @@ siwx_gate_run(const struct gate *g, struct req *r, struct resp *w)
 		e = resp_fail(w, ERR_SIGNATURE_UNAVAILABLE, NULL, "%s", msg);
 		goto out;
 	default:
+		/* Counted against the challenge: a few tries, then it is burned. */
+		if (siwxstore_fail(r->db, p.nonce, &t.b) < 0)
+			fprintf(stderr, "waymark: %s %s: a failed sign-in proof could not be counted\n",
+			    r->method_text, r->ep->id);
 		e = refuse(r, w, &t, ERR_SIWX_BAD_SIGNATURE, msg);
 		goto out;
 	}

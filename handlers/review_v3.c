@@ -4,7 +4,8 @@
  * POST /api/v1/x402/reviews/self-reported, $0.05 through x402: the
  * EIP-712 X402SelfReportedReview (domain "Boon X402 Review" v3, the
  * configured chain and companion) must be signed by review.reviewer; the
- * route must be recognized (at least one indexed routed recognition);
+ * route must be recognized (at least one indexed routed recognition,
+ * checked before the signature, which may cost an RPC call);
  * published within 24 hours of createdAt; one review per wallet and route
  * (unique keys in sql/007). It proves signer control only and is never
  * ranked: self_reported reviews do not change discovery order.
@@ -57,7 +58,11 @@ v3_parse(struct req *r, struct resp *w, struct publication *p)
 	return ERR_NONE;
 }
 
-/* The window, the signature, then the chain facts. */
+/*
+ * The window and the indexed recognition (cheap, local), then the
+ * signature, which for a contract wallet costs an RPC call: nobody gets
+ * one for a review that could never be published.
+ */
 static enum err
 v3_check(struct req *r, struct resp *w, struct publication *p)
 {
@@ -67,6 +72,8 @@ v3_check(struct req *r, struct resp *w, struct publication *p)
 
 	if (review_window_check(c->v.created_at, time(NULL), why, sizeof(why)) < 0)
 		return resp_fail(w, ERR_INVALID_FIELD, "review.createdAt", "Invalid review: %s.", why);
+	if ((e = publication_recognized(r, w, p)) != ERR_NONE)
+		return e;
 	if ((e = publication_signature(r, w, p, c->digest, &c->v.reviewer, ERR_INVALID_FIELD,
 	    "The signature is not valid for review.reviewer: it does not recover to it, and it is "
 	    "not accepted by review.reviewer as a contract wallet (ERC-1271, EIP-6492).")) != ERR_NONE)
@@ -75,7 +82,7 @@ v3_check(struct req *r, struct resp *w, struct publication *p)
 	p->text = c->v.text;
 	p->text_len = c->v.text_len;
 	p->created_at = c->v.created_at;
-	return publication_recognized(r, w, p);
+	return ERR_NONE;
 }
 
 static const struct publication_lane v3_lane = {

@@ -119,6 +119,27 @@ chain_head(struct ix *x, uint64_t *head)
 }
 
 /*
+ * What /health may show of an error (lib/rpc.h writes "rpc: ..." texts,
+ * some quoting the node): an RPC failure as a code, rpc_node_error (the
+ * node refused a call), rpc_bad_reply (an answer of the wrong shape) or
+ * rpc_unavailable (no answer); a database failure as database_error; the
+ * indexer's own findings (a log it cannot decode) as they are.
+ */
+static const char *
+public_error(const char *err)
+{
+	if (strncmp(err, "rpc: node error", 15) == 0)
+		return "rpc_node_error";
+	if (strncmp(err, "rpc: reply", 10) == 0 || strncmp(err, "rpc: batch reply", 16) == 0)
+		return "rpc_bad_reply";
+	if (strncmp(err, "rpc:", 4) == 0)
+		return "rpc_unavailable";
+	if (strncmp(err, "database:", 9) == 0)
+		return "database_error";
+	return err;
+}
+
+/*
  * Hashes and timestamps of blocks nums[0..n) (batched). found[i] is false
  * for a block the node does not have (past its head after a reorg).
  */
@@ -782,9 +803,11 @@ main(int argc, char **argv)
 			if (r < 0) {
 				fprintf(stderr, "waymark-indexer: %s: %s (retrying in %" PRIu64 " ms)\n", src->name,
 				    x.err, src->backoff);
-				/* /health shows one error: a tip source's says which it is. */
+				/* /health shows one error: a tip source's says which it is;
+				 * an RPC failure by its code only (the node's words stay in
+				 * this log). */
 				snprintf(msg, sizeof(msg), "%s%s%s", src->kind == SRC_ROUTED ? "" : src->name,
-				    src->kind == SRC_ROUTED ? "" : ": ", x.err);
+				    src->kind == SRC_ROUTED ? "" : ": ", public_error(x.err));
 				if (store_note_error(&src->st, msg) != DB_OK)
 					db_close(&x.db);
 				src->retry_at = now_s() + (double)src->backoff / 1000;

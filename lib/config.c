@@ -45,6 +45,18 @@ const struct config_key config_keys[] = {
 	    "seconds to wait for MariaDB to connect, read or write before answering 503" },
 	{ "health_ttl_ms", CT_UINT, N(health_ttl_ms), "1000", 0, 60000, false,
 	    "how long one worker reuses its /health database check, in milliseconds" },
+	{ "rate_site", CT_UINT, N(rate_site), "600", 0, 6000000, false,
+	    "requests per minute per client address (IPv6: per /64) of the free site reads; 0: unlimited" },
+	{ "rate_signin", CT_UINT, N(rate_signin), "60", 0, 6000000, false,
+	    "requests per minute per client address of the sign-in (SIWX) rows, each of which issues "
+	    "a challenge when unsigned; 0: unlimited" },
+	{ "rate_signed", CT_UINT, N(rate_signed), "60", 0, 6000000, false,
+	    "requests per minute per client address of the rows that verify a signature (reviews, route "
+	    "contexts, blobs, disclosures); 0: unlimited" },
+	{ "rate_unlock", CT_UINT, N(rate_unlock), "30", 0, 6000000, false,
+	    "requests per minute per client address of private-tip unlock challenges and unlocks; 0: unlimited" },
+	{ "rate_discovery", CT_UINT, N(rate_discovery), "0", 0, 6000000, false,
+	    "requests per minute per client address of free discovery; 0 (the default): unlimited" },
 	{ "discovery_check_ms", CT_UINT, N(discovery_check_ms), "1000", 0, 60000, false,
 	    "how long one worker trusts its discovery corpus before asking the database what changed, "
 	    "in milliseconds" },

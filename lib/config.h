@@ -40,6 +40,13 @@ struct config {
 	uint64_t db_timeout;            /* seconds, connect/read/write */
 	uint64_t health_ttl_ms;
 	uint64_t discovery_check_ms;
+	/* Request rates per client address, per minute, of the rate classes
+	 * (lib/endpoint.h); 0: unlimited. `waymark routes nginx-http` writes them. */
+	uint64_t rate_site;
+	uint64_t rate_signin;
+	uint64_t rate_signed;
+	uint64_t rate_unlock;
+	uint64_t rate_discovery;
 	uint64_t board_ttl_ms;          /* 0: every board read asks the database */
 
 	char rpc_url[CONFIG_STR_MAX];

@@ -25,9 +25,20 @@ enum auth_kind {
 	AUTH__MAX
 };
 
+/*
+ * Each row's request-rate class: `waymark routes nginx` gives the row's
+ * location the limit_req zone of its class, keyed by client address (an
+ * IPv6 client by its /64), at the rate configured for the class (rate_*
+ * keys, requests per minute; 0 leaves the class unlimited). A limited
+ * request gets 429 rate_limited with Retry-After (INSTALL, Security).
+ */
 enum rate_class {
-	RATE_NONE,    /* no request-rate limit in nginx */
-	RATE_SITE,    /* free site reads: per-client limit_req zone "site" */
+	RATE_NONE,      /* never limited */
+	RATE_SITE,      /* free site reads (rate_site) */
+	RATE_SIGNIN,    /* sign-in (SIWX) rows: each unsigned request issues a challenge (rate_signin) */
+	RATE_SIGNED,    /* rows that verify a signature, maybe through the RPC node (rate_signed) */
+	RATE_UNLOCK,    /* private-tip unlock challenges and signed unlocks (rate_unlock) */
+	RATE_DISCOVERY, /* free discovery: unlimited unless rate_discovery is set */
 	RATE__MAX
 };
 

@@ -55,8 +55,9 @@ siwxstore_lookup(struct db *db, const char *nonce, const struct siwx_binding *b,
 
 	if (!nonce_shape(nonce))
 		return SIWXSTORE_UNKNOWN;
-	sql_add(&q, "SELECT endpoint_id, domain, uri_digest, expires_at > ?, used_at IS NOT NULL "
-	    "FROM siwx_challenges WHERE nonce = ?", SQL_I64(now), SQL_TEXT(nonce));
+	sql_add(&q, "SELECT endpoint_id, domain, uri_digest, expires_at > ?, used_at IS NOT NULL, "
+	    "failures >= ? FROM siwx_challenges WHERE nonce = ?", SQL_I64(now),
+	    SQL_U64(SIWXSTORE_MAX_FAILURES), SQL_TEXT(nonce));
 	if (db_query(db, &q, &res) != DB_OK)
 		return SIWXSTORE_UNAVAILABLE;
 	if (res == NULL || (row = mysql_fetch_row(res)) == NULL || (len = mysql_fetch_lengths(res)) == NULL)
@@ -66,6 +67,8 @@ siwxstore_lookup(struct db *db, const char *nonce, const struct siwx_binding *b,
 		rc = SIWXSTORE_OTHER_OP;
 	else if (row[4] && strcmp(row[4], "1") == 0)
 		rc = SIWXSTORE_USED;
+	else if (row[5] && strcmp(row[5], "1") == 0)
+		rc = SIWXSTORE_BURNED;
 	else if (!row[3] || strcmp(row[3], "1") != 0)
 		rc = SIWXSTORE_EXPIRED;
 	else
@@ -90,10 +93,10 @@ siwxstore_consume(struct db *db, const char *nonce, const struct siwx_binding *b
 	 * changes, and only one caller can change it. */
 	sql_add(&q, "UPDATE siwx_challenges SET used_at = ?, account = ?, proof_digest = ?, signature_kind = ? "
 	    "WHERE nonce = ? AND endpoint_id = ? AND domain = ? AND uri_digest = ? "
-	    "AND used_at IS NULL AND expires_at > ?",
+	    "AND used_at IS NULL AND expires_at > ? AND failures < ?",
 	    SQL_I64(now), SQL_BYTES(u->account, 20), SQL_BYTES(u->proof_digest, 32), SQL_TEXT(u->signature_kind),
 	    SQL_TEXT(nonce), SQL_TEXT(b->endpoint_id), SQL_TEXT(b->domain), SQL_BYTES(b->uri_digest, 32),
-	    SQL_I64(now));
+	    SQL_I64(now), SQL_U64(SIWXSTORE_MAX_FAILURES));
 	/* A transaction of its own: an abort runs it again, and the rerun then
 	 * finds the row used by the winner. */
 	if (db_exec_affected(db, &q, &affected) != DB_OK)
@@ -103,4 +106,20 @@ siwxstore_consume(struct db *db, const char *nonce, const struct siwx_binding *b
 	/* Someone else took it, or it expired meanwhile: say which. */
 	rc = siwxstore_lookup(db, nonce, b, now);
 	return rc == SIWXSTORE_OK ? SIWXSTORE_USED : rc;
+}
+
+int
+siwxstore_fail(struct db *db, const char *nonce, const struct siwx_binding *b)
+{
+	char buf[512];
+	struct sql q = SQL_ON(buf);
+
+	if (!nonce_shape(nonce))
+		return 0;
+	/* One statement, counted in the database: concurrent failures all count. */
+	sql_add(&q, "UPDATE siwx_challenges SET failures = failures + 1 WHERE nonce = ? AND endpoint_id = ? "
+	    "AND domain = ? AND uri_digest = ? AND used_at IS NULL AND failures < ?", SQL_TEXT(nonce),
+	    SQL_TEXT(b->endpoint_id), SQL_TEXT(b->domain), SQL_BYTES(b->uri_digest, 32),
+	    SQL_U64(SIWXSTORE_MAX_FAILURES));
+	return db_exec(db, &q) == DB_OK ? 0 : -1;
 }

@@ -25,6 +25,7 @@
 #define SIWXSTORE_TTL_S 300          /* a challenge is good for five minutes */
 #define SIWXSTORE_KEEP_S 86400       /* rows are pruned a day after they expire */
 #define SIWXSTORE_NONCE_LEN 32       /* 16 random bytes as lowercase hex */
+#define SIWXSTORE_MAX_FAILURES 3     /* failed proofs that burn a challenge */
 
 enum siwxstore_rc {
 	SIWXSTORE_OK = 0,
@@ -32,6 +33,7 @@ enum siwxstore_rc {
 	SIWXSTORE_OTHER_OP,      /* issued for another row, URI or domain */
 	SIWXSTORE_EXPIRED,       /* issued here, but its five minutes are over */
 	SIWXSTORE_USED,          /* issued here, and already used */
+	SIWXSTORE_BURNED,        /* issued here, and burned by SIWXSTORE_MAX_FAILURES failed proofs */
 	SIWXSTORE_UNAVAILABLE,   /* the database failed */
 };
 
@@ -68,5 +70,12 @@ enum siwxstore_rc siwxstore_lookup(struct db *db, const char *nonce, const struc
  */
 enum siwxstore_rc siwxstore_consume(struct db *db, const char *nonce, const struct siwx_binding *b,
     int64_t now, const struct siwx_use *u);
+
+/*
+ * Count one failed proof (a signature that did not verify) against nonce
+ * for b; the SIWXSTORE_MAX_FAILURES-th burns it. 0, or -1 when the
+ * database failed.
+ */
+int siwxstore_fail(struct db *db, const char *nonce, const struct siwx_binding *b);
 
 #endif

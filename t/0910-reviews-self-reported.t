@@ -84,6 +84,10 @@ for lb in $'\xc2\x85' $'\xe2\x80\xa8' $'\xe2\x80\xa9'; do # NEL, LINE and PARAGR
 		"a line break ($(printf '%s' "$lb" | od -An -tx1 | tr -d ' \n'))"
 done
 check400 "$(sign $KEY7 "$unrec" "$now" "A route nobody recognized.")" review.routeId "an unrecognized route"
+# A contract wallet's signature would cost an RPC call: an unrecognized route
+# is refused before it is looked at (the route check comes first).
+check400 "$(sign $KEY7 "$unrec" "$now" "A contract signature for no route." | jq -c --arg s "0x$(printf 'cd%.0s' $(seq 100))" '.signature = $s')" \
+	review.routeId "a contract-wallet signature on an unrecognized route: refused on the route, before any signature check"
 check400 "$(jq -c '.review.version = 3' <<<"$good")" review.version "version as a number"
 check400 "$(jq -c '.review.policyVersion = "boon.x402-review-policy/v2"' <<<"$good")" review.policyVersion "another policy version"
 check400 "$(jq -c '.review.extra = 1' <<<"$good")" review.extra "an undeclared review field"

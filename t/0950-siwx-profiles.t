@@ -137,6 +137,16 @@ refused siwx_malformed "a header that is no proof"
 create $A1 -H "SIGN-IN-WITH-X: %%%"
 refused siwx_malformed "a header that is not base64"
 is "$(used "$n")" 0 "after all these the challenge is still unused"
+# Three proofs whose signature does not verify burn a challenge.
+c2=$(fresh $A1); n2=$(nonce_of "$c2")
+for i in 1 2 3; do
+	create $A1 -H "SIGN-IN-WITH-X: $(sign $KEY1 "$URL$P" "$c2" --wallet $A3)"
+	is "$status,$(jqr .error)" "402,siwx_bad_signature" "bad signature $i of 3 on one challenge: 402"
+done
+create $A1 -H "SIGN-IN-WITH-X: $(sign $KEY1 "$URL$P" "$c2")"
+refused siwx_replayed "then even a valid proof on that challenge: burned"
+like "$(jqr .message)" "burned after repeated" "  saying why"
+is "$(sql "SELECT failures, used_at IS NULL FROM siwx_challenges WHERE nonce = '$n2'")" "3	1" "  the challenge counted 3 failures, never used"
 create $A1 -H "SIGN-IN-WITH-X: $(sign $KEY1 "$URL$P" "$c")"
 is "$status,$(jqr .profileId)" "200,$id" "and its own proof still passes: 200"
 
