@@ -323,9 +323,12 @@ h_site_route_reviews_get(struct req *r, struct resp *w)
 		json_object_array_add(arr, review_record(row));
 	if (res)
 		mysql_free_result(res);
-	json_object_object_add(o, "reviews", arr);
-	if (accounts_fill_reviews(r->db, r->cfg, arr) != DB_OK)
+	/* filled before the add, which takes arr (and releases it when it fails) */
+	if (accounts_fill_reviews(r->db, r->cfg, arr) != DB_OK) {
+		json_object_put(arr);
 		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
+	}
+	json_object_object_add(o, "reviews", arr);
 	pg = json_object_new_object();
 	json_object_object_add(pg, "limit", json_object_new_int64((int64_t)limit));
 	json_object_object_add(pg, "offset", json_object_new_int64((int64_t)offset));
