@@ -44,7 +44,7 @@ const struct config_key config_keys[] = {
 	{ "db_timeout", CT_UINT, N(db_timeout), "3", 1, 60, false,
 	    "seconds to wait for MariaDB to connect, read or write before answering 503" },
 	{ "health_ttl_ms", CT_UINT, N(health_ttl_ms), "1000", 0, 60000, false,
-	    "how long one worker reuses its /health database check, in milliseconds" },
+	    "how long one serving thread reuses its /health database check, in milliseconds" },
 	{ "discovery_check_ms", CT_UINT, N(discovery_check_ms), "1000", 0, 60000, false,
 	    "how long one worker trusts its discovery corpus before asking the database what changed, "
 	    "in milliseconds" },
