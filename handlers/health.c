@@ -2,7 +2,7 @@
  * health.c: GET /health. {ok, version} plus diagnostics: the database
  * (reachable, schema version) and the chain indexer (indexed block, chain
  * head, lag, last error), read from MariaDB; workers never call the chain.
- * The diagnostics are reused for health_ttl_ms per worker so monitors
+ * The diagnostics are reused for health_ttl_ms per serving thread so monitors
  * polling /health do not load MariaDB. Database unreachable: 503 with the
  * JSON error. An indexer that lags or fails is reported, not an error: the
  * API keeps answering from what is indexed.

@@ -248,14 +248,15 @@ report_compare(struct req *r, struct resp *w, const struct params *p, json_objec
 		json_object_array_add(cols, c);
 	}
 	json_object_object_add(o, "columns", cols);
+	/* filled before it is added: the add takes rows (and releases it when it fails) */
 	rows = json_object_new_array();
-	json_object_object_add(o, "rows", rows);
 	cands = get(snap, "candidates");
 	for (size_t i = 0; i < json_object_array_length(cands); i++) {
 		json_object *c = json_object_array_get_idx(cands, i), *row, *facts;
 		enum db_rc rc;
 
 		if ((rc = route_facts(r, c, &facts)) != DB_OK) {
+			json_object_put(rows);
 			e = db_fail(w, rc);
 			goto out;
 		}
@@ -268,6 +269,7 @@ report_compare(struct req *r, struct resp *w, const struct params *p, json_objec
 		json_object_object_add(row, "facts", facts);
 		json_object_array_add(rows, row);
 	}
+	json_object_object_add(o, "rows", rows);
 	copy_member(o, "coverage", snap, "coverage");
 	json_object_object_add(o, "interpretation", json_object_new_string(compare_interpretation));
 	*out = o;
@@ -575,9 +577,12 @@ h_report_export_post(struct req *r, struct resp *w)
 	json_object_object_add(rq, "reviewer", p.reviewer ?
 	    json_object_new_string(addr_format_lower(p.reviewer, a)) : NULL);
 	json_object_object_add(o, "request", rq);
-	json_object_object_add(o, "content", content);
-	if (content_digest(content, digest) < 0)
+	/* the digest first: the add takes content (and releases it when it fails) */
+	if (content_digest(content, digest) < 0) {
+		json_object_put(content);
 		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
+	}
+	json_object_object_add(o, "content", content);
 	json_object_object_add(o, "contentDigest", json_object_new_string(digest));
 	json_object_object_add(o, "interpretation", json_object_new_string(export_interpretation));
 	return resp_json(w, 200, o) < 0 ? resp_fail(w, ERR_INTERNAL, NULL, NULL) : ERR_NONE;

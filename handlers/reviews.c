@@ -335,22 +335,30 @@ h_site_route_reviews_get(struct req *r, struct resp *w)
 	json_object_object_add(o, "version", json_object_new_string("1"));
 	json_object_object_add(o, "routeId", json_object_new_string(rid));
 	json_object_object_add(o, "reviewSummary", json_object_get(sum));
-	arr = json_object_new_array();
-	json_object_object_add(o, "reviews", arr);
+	if ((arr = json_object_new_array()) == NULL) {
+		if (res)
+			mysql_free_result(res);
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
+	}
 	while (res && (row = mysql_fetch_row(res)) != NULL) {
 		json_object *rec = review_record(row);
 
 		if (rec == NULL) {
 			mysql_free_result(res);
+			json_object_put(arr);
 			return resp_fail(w, ERR_INTERNAL, NULL, NULL);
 		}
 		json_object_array_add(arr, rec);
 	}
 	if (res)
 		mysql_free_result(res);
-	/* DB_ERROR is also its out of memory: a 500, never database_unavailable. */
-	if ((rc = accounts_fill_reviews(r->db, r->cfg, arr)) != DB_OK)
+	/* filled before the add, which takes arr (and releases it when it fails);
+	 * DB_ERROR is also its out of memory: a 500, never database_unavailable */
+	if ((rc = accounts_fill_reviews(r->db, r->cfg, arr)) != DB_OK) {
+		json_object_put(arr);
 		return db_fail(w, rc);
+	}
+	json_object_object_add(o, "reviews", arr);
 	pg = json_object_new_object();
 	json_object_object_add(pg, "limit", json_object_new_int64((int64_t)limit));
 	json_object_object_add(pg, "offset", json_object_new_int64((int64_t)offset));

@@ -843,6 +843,7 @@ run_reputation(struct req *r, const struct skill *s, const struct value *v, stru
 	struct sql q = SQL_ON(b);
 	struct tippoints p;
 	json_object *o, *points = NULL;
+	const char *pts;
 	uint64_t held = 0;
 	bool found = false, any;
 
@@ -871,6 +872,10 @@ run_reputation(struct req *r, const struct skill *s, const struct value *v, stru
 		fail(out, ERR_DATABASE_UNAVAILABLE, NULL);
 		return;
 	}
+	/* Read from points while this function still owns it: the add below hands it to o. */
+	pts = json_object_get_string(json_object_object_get(points, "points"));
+	snprintf(out->text, sizeof(out->text), "%s: %s points from indexed tips%s.", h->text,
+	    pts ? pts : "0", found ? "" : " (not seen in the indexed registry)");
 	o = json_object_new_object();
 	json_object_object_add(o, "version", json_object_new_string("0.1"));
 	json_object_object_add(o, "handle", json_object_new_string(h->text));
@@ -886,9 +891,6 @@ run_reputation(struct req *r, const struct skill *s, const struct value *v, stru
 	    "our own documented policy, not a quality score; no tip means nothing about the agent, "
 	    "and the index may lag the chain. The registry fields are as indexed: a preview reads "
 	    "the payout wallet from the chain again."));
-	snprintf(out->text, sizeof(out->text), "%s: %s points from indexed tips%s.", h->text,
-	    json_object_get_string(json_object_object_get(points, "points")),
-	    found ? "" : " (not seen in the indexed registry)");
 	out->data = o;
 }
 

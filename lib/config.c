@@ -44,7 +44,7 @@ const struct config_key config_keys[] = {
 	{ "db_timeout", CT_UINT, N(db_timeout), "3", 1, 60, false,
 	    "seconds to wait for MariaDB to connect, read or write before answering 503" },
 	{ "health_ttl_ms", CT_UINT, N(health_ttl_ms), "1000", 0, 60000, false,
-	    "how long one worker reuses its /health database check, in milliseconds" },
+	    "how long one serving thread reuses its /health database check, in milliseconds" },
 	{ "rate_site", CT_UINT, N(rate_site), "600", 0, 6000000, false,
 	    "requests per minute per client address (IPv6: per /64) of the free site reads; 0: unlimited" },
 	{ "rate_signin", CT_UINT, N(rate_signin), "60", 0, 6000000, false,

@@ -100,8 +100,10 @@ is "$(jq -r '.matchReasons | map(select(test("route context"))) | length' <<<"$c
 req GET "/api/v1/x402/discovery?q=forecast"
 is "$(jqr '.coverage | [.routes.available, .reviews.available, .activity.available] | map(tostring) | join(",")')" \
 	true,true,true "all sources available: coverage says so"
+# The test stacks keep no discovery cache (discovery_check_ms 0, tools/stack):
+# each request re-checks the sources, so a change is seen by the next one
+# (t/0140 runs the cache on).
 sql "RENAME TABLE reviews TO reviews_away"
-sleep 1.2   # each worker re-checks its sources at most once a second
 req GET "/api/v1/x402/discovery?q=forecast"
 is "$status" 200 "reviews unavailable: a query that needs no reviews still answers"
 is "$(jqr '.coverage | [.routes.available, .reviews.available] | map(tostring) | join(",")')" true,false \
@@ -110,11 +112,9 @@ req GET "/api/v1/x402/discovery?reviewer=$ADDR0"
 check_error 500 internal_error "a reviewer query without the reviews (a statement the server refuses): an error, not an empty result"
 sql "RENAME TABLE reviews_away TO reviews"
 sql "RENAME TABLE route_contexts TO route_contexts_away"
-sleep 1.2
 req GET "/api/v1/x402/discovery?q=forecast"
 check_error 500 internal_error "route descriptions unavailable (a statement the server refuses): an error, not an empty result"
 sql "RENAME TABLE route_contexts_away TO route_contexts"
-sleep 1.2
 req GET "/api/v1/x402/discovery?q=forecast"
 is "$status,$(jqr '.coverage.reviews.available')" 200,true "both back: 200 with reviews available"
 

@@ -140,10 +140,12 @@ sx "$(key 3)" GET "$P/$pid/wallet-links/$l3" ""
 is "$status,$(jqr .state)" "200,expired" "the link reads as expired"
 prune() { WAYMARK_CONFIG=$WAYMARK_VAR/waymark.conf "$WAYMARK_BUILD/waymark" profiles-prune; }
 lsql() { sql "SELECT $1 FROM profile_wallets WHERE link_id = UNHEX(REPLACE('$2', '-', ''))"; }
-is "$(prune)" "profiles: 1 links expired, 0 pruned" "the scheduled task (waymark profiles-prune) expires it"
+# The suite's stack is shared: pending links other tests left may pass their
+# five minutes meanwhile (a slow sanitizer run), so count at least this one.
+like "$(prune)" '^profiles: [1-9][0-9]* links expired, 0 pruned$' "the scheduled task (waymark profiles-prune) expires it"
 is "$(lsql "state, ended_at = expires_at" "$l3")" "$(printf 'expired\t1')" "stored as expired, ended at its expiry"
 sql "UPDATE profile_wallets SET expires_at = expires_at - 7 * 86400 WHERE link_id = UNHEX(REPLACE('$l3', '-', ''))"
-is "$(prune)" "profiles: 0 links expired, 1 pruned" "a week after its expiry it is pruned"
+like "$(prune)" '^profiles: [0-9]+ links expired, 1 pruned$' "a week after its expiry it is pruned"
 is "$(lsql "COUNT(*)" "$l3")" 0 "the row is gone"
 
 # ---- revoke
