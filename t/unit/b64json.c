@@ -36,7 +36,7 @@ main(void)
 	struct json_error je;
 	struct resp w;
 	json_object *o = json_object_new_object(), *back = NULL;
-	const char *h, *end;
+	const char *h, *end = NULL;
 	char value[256];
 
 	json_object_object_add(o, "x402Version", json_object_new_int(2));
@@ -46,7 +46,7 @@ main(void)
 	h = buf_str(&w.headers);
 	ok(strncmp(h, "PAYMENT-REQUIRED: ", 18) == 0 && (end = strstr(h, "\r\n")) != NULL,
 	    "one header line");
-	snprintf(value, sizeof(value), "%.*s", (int)(end - h - 18), h + 18);
+	snprintf(value, sizeof(value), "%.*s", end ? (int)(end - h - 18) : 0, h + 18);
 	ok(b64json_decode(value, BASE64_STD, 1024, &lim, &back, &je) == B64JSON_OK && json_object_equal(o, back),
 	    "it decodes to the same object");
 	json_object_put(back);
