@@ -1,5 +1,5 @@
 # t/lib/http.sh: HTTP helpers for the stack tests. Needs WAYMARK_TEST_URL
-# (set by tools/run-tests, e.g. http://127.0.0.1:6000).
+# (set by tools/run-tests, e.g. http://127.0.0.1:10100).
 #
 #   req METHOD PATH [curl args...]   sets $status, $body and $headers
 #   jqr FILTER                       jq -r FILTER on $body
