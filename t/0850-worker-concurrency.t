@@ -74,11 +74,12 @@ rthreads=$("$WAYMARK_BUILD/waymark" -c "$WAYMARK_VAR/waymark.conf" config get re
 ok $([ "$tasks" -ge $((rthreads + 1)) ] && [ "$tasks" -le $((rthreads + 2)) ] && echo 0 || echo 1) \
 	"a remote worker runs remote_threads ($rthreads) serving threads and its main thread ($tasks tasks)"
 routes=$WAYMARK_VAR/nginx/waymark-routes.conf
-is "$(grep -A3 'location = /api/v1/x402/discovery ' "$routes" | grep -c 'fastcgi_pass waymark_workers;')" 1 \
+loc() { sed -n "\|^location = $1 |,/^}/p" "$routes"; }   # loc PATH: that location's block
+is "$(loc /api/v1/x402/discovery | grep -c 'fastcgi_pass waymark_workers;')" 1 \
 	"nginx sends discovery to the free pool"
-is "$(grep -A3 'location = /api/v1/x402/routes ' "$routes" | grep -c 'fastcgi_pass waymark_remote;')" 1 \
+is "$(loc /api/v1/x402/routes | grep -c 'fastcgi_pass waymark_remote;')" 1 \
 	"nginx sends the paid directory to the remote pool"
-is "$(grep -A3 'location = /api/v1/x402/reviews ' "$routes" | grep -c 'fastcgi_pass waymark_remote;')" 1 \
+is "$(loc /api/v1/x402/reviews | grep -c 'fastcgi_pass waymark_remote;')" 1 \
 	"nginx sends boon_backed publication (chain-checked signatures) to the remote pool"
 
 # ---- 16 paid reads held at the facilitator

@@ -79,6 +79,9 @@ rate_of(const struct config *c, enum rate_class r)
 	}
 }
 
+/* What nginx lets through beyond a row's body limit, for the worker to refuse itself. */
+#define BODY_SLACK 65536
+
 /* The burst a class allows beyond its rate: two seconds' worth, at least 5. */
 static uint64_t
 burst_of(uint64_t per_min)
@@ -275,7 +278,8 @@ cmd_routes(const char *path, int argc, char **argv)
 		    "# waymark-server.conf. Include inside the server block. Each path goes to\n"
 		    "# its pool: waymark_remote for rows that may wait on the facilitator or\n"
 		    "# the chain (paid, signed, chain-checked), waymark_workers for the rest.\n"
-		    "# Each location takes bodies up to its rows' largest limit, and the\n"
+		    "# Each location takes bodies up to its rows' largest limit plus 64 KiB\n"
+		    "# (the worker refuses what is over the limit in the row's own shape), and the\n"
 		    "# limit_req zone of its rate class (waymark-http.conf, from `waymark\n"
 		    "# routes nginx-http`); rows without a body take 1k.\n"
 		    "client_max_body_size 1k;\n");
@@ -304,8 +308,11 @@ cmd_routes(const char *path, int argc, char **argv)
 			}
 			nginx_location(endpoints[i].pattern, loc, sizeof(loc));
 			printf("location %s {  # %s\n", loc, methods);
+			/* The row's own limit plus room: a body just over it still
+			 * reaches the worker, which refuses it in the row's own error
+			 * shape (A2A's, say); nginx stops only what is far beyond. */
 			if (body_max > 1024)
-				printf("    client_max_body_size %zu;\n", body_max);
+				printf("    client_max_body_size %zu;\n", body_max + BODY_SLACK);
 			if (rate != RATE_NONE && rate_of(&c, rate) > 0)
 				printf("    limit_req zone=waymark_%s burst=%" PRIu64 " nodelay;\n", rate_names[rate],
 				    burst_of(rate_of(&c, rate)));
