@@ -43,7 +43,7 @@ burst() {
 check_cut() { # check_cut DESCRIPTION CODES
 	like "$2" '429:' "$1: cut off with 429 ($2)"
 	local f; f=$(grep -l '^HTTP/1.1 429' "$tmp"/h* | head -n1)
-	is "$(jq -r .error "${f/h/b}" 2>/dev/null)" rate_limited "$1: the JSON error rate_limited"
+	is "$(jq -r .error "$tmp/b${f##*/h}" 2>/dev/null)" rate_limited "$1: the JSON error rate_limited"
 	like "$(grep -i '^retry-after:' "$f" | tr -d '\r')" '^Retry-After: [0-9]+$' "$1: with Retry-After"
 }
 S=/api/v1/x402/profiles
