@@ -205,13 +205,6 @@ mpp_is_credential(const char *v)
 	return v && strncasecmp(v, "Payment", 7) == 0 && (v[7] == ' ' || v[7] == '\t');
 }
 
-/* The string member name of o, or NULL (json.h). */
-static const char *
-str_member(json_object *o, const char *name)
-{
-	return json_member_string(o, name, NULL);
-}
-
 /* Every member of o in keys is a string and every one of required is present; 0 or -1 naming it. */
 static int
 check_object(json_object *o, const char *what, const char *const keys[], const char *const required[],
@@ -272,10 +265,10 @@ x402_equivalent(json_object *pl, const struct x402_requirements *rq)
 	int bad = !o || !res || !inner || !auth;
 
 	for (size_t i = 0; !bad && i < sizeof(fields) / sizeof(fields[0]); i++)
-		bad = add(auth, fields[i], json_object_new_string(str_member(pl, fields[i])));
+		bad = add(auth, fields[i], json_object_new_string(json_member_string(pl, fields[i], NULL)));
 	if (!bad)
 		bad = add(res, "url", json_object_new_string(rq->url)) ||
-		    add(inner, "signature", json_object_new_string(str_member(pl, "signature")));
+		    add(inner, "signature", json_object_new_string(json_member_string(pl, "signature", NULL)));
 	if (!bad) {
 		bad = add(inner, "authorization", auth);
 		auth = NULL;
@@ -342,18 +335,6 @@ decode(const char *v, enum x402_parse *rc, char *msg, size_t cap)
 	return o;
 }
 
-/* The Unix time of ch's expires, which check_challenge found valid. */
-static uint64_t
-expires_of(json_object *ch)
-{
-	const char *exp = str_member(ch, "expires");
-	int64_t t = 0;
-
-	if (time_parse_rfc3339(exp, strlen(exp), &t, NULL) < 0 || t < 0)
-		return 0;
-	return (uint64_t)t;
-}
-
 /*
  * Whether an opaque this service issued (its HMAC held) binds method and
  * url: base64url of JCS {"method", "nonce", "url"}.
@@ -371,9 +352,9 @@ opaque_binds(const char *opaque, const char *method, const char *url)
 
 	if (raw && base64_decode(opaque, len, BASE64_URL, raw, len, &n) == 0 &&
 	    json_parse_strict((const char *)raw, n, &lim, &o, NULL) == 0 &&
-	    json_check_keys(o, keys, keys, NULL) == JSON_KEYS_OK && str_member(o, "method") &&
-	    str_member(o, "url"))
-		same = strcmp(str_member(o, "method"), method) == 0 && strcmp(str_member(o, "url"), url) == 0;
+	    json_check_keys(o, keys, keys, NULL) == JSON_KEYS_OK && json_member_string(o, "method", NULL) &&
+	    json_member_string(o, "url", NULL))
+		same = strcmp(json_member_string(o, "method", NULL), method) == 0 && strcmp(json_member_string(o, "url", NULL), url) == 0;
 	json_object_put(o);
 	free(raw);
 	return same;
@@ -381,38 +362,38 @@ opaque_binds(const char *opaque, const char *method, const char *url)
 
 static enum x402_parse
 check_challenge(json_object *ch, const struct mpp_challenge *want, const char *url,
-    const struct config *cfg, uint64_t now, char id[48], char *msg, size_t cap)
+    const struct config *cfg, uint64_t now, char id[48], uint64_t *expires_at, char *msg, size_t cap)
 {
-	const char *digest = str_member(ch, "digest") ? str_member(ch, "digest") : "";
+	const char *digest = json_member_string(ch, "digest", NULL) ? json_member_string(ch, "digest", NULL) : "";
 	char mac_id[48];
 	int64_t exp_s = 0;
 	uint32_t ns;
-	const char *exp = str_member(ch, "expires");
+	const char *exp = json_member_string(ch, "expires", NULL);
 
-	if (challenge_id(cfg->mpp_secret, str_member(ch, "realm"), str_member(ch, "method"),
-	    str_member(ch, "intent"), str_member(ch, "request"), exp, digest, str_member(ch, "opaque"),
+	if (challenge_id(cfg->mpp_secret, json_member_string(ch, "realm", NULL), json_member_string(ch, "method", NULL),
+	    json_member_string(ch, "intent", NULL), json_member_string(ch, "request", NULL), exp, digest, json_member_string(ch, "opaque", NULL),
 	    mac_id) < 0) {
 		snprintf(msg, cap, "The credential's challenge is too large to check.");
 		return X402_PARSE_MALFORMED;
 	}
-	if (strlen(str_member(ch, "id")) != strlen(mac_id) ||
-	    CRYPTO_memcmp(str_member(ch, "id"), mac_id, strlen(mac_id)) != 0) {
+	if (strlen(json_member_string(ch, "id", NULL)) != strlen(mac_id) ||
+	    CRYPTO_memcmp(json_member_string(ch, "id", NULL), mac_id, strlen(mac_id)) != 0) {
 		snprintf(msg, cap, "The credential's challenge was not issued by this service, or was "
 		    "altered; pay the fresh challenge.");
 		return X402_PARSE_MALFORMED;
 	}
 	memcpy(id, mac_id, sizeof(mac_id));
-	if (strcmp(str_member(ch, "method"), METHOD) != 0 || strcmp(str_member(ch, "intent"), INTENT) != 0) {
+	if (strcmp(json_member_string(ch, "method", NULL), METHOD) != 0 || strcmp(json_member_string(ch, "intent", NULL), INTENT) != 0) {
 		snprintf(msg, cap, "The credential answers a challenge of another payment method or intent.");
 		return X402_PARSE_MISMATCH;
 	}
-	if (strcmp(str_member(ch, "realm"), want->realm) != 0 ||
-	    !opaque_binds(str_member(ch, "opaque"), want->method, url)) {
+	if (strcmp(json_member_string(ch, "realm", NULL), want->realm) != 0 ||
+	    !opaque_binds(json_member_string(ch, "opaque", NULL), want->method, url)) {
 		snprintf(msg, cap, "The credential answers a challenge for another resource or method "
 		    "than this request's.");
 		return X402_PARSE_MISMATCH;
 	}
-	if (strcmp(str_member(ch, "request"), want->request) != 0) {
+	if (strcmp(json_member_string(ch, "request", NULL), want->request) != 0) {
 		snprintf(msg, cap, "The credential answers a challenge for another price, payee, asset or "
 		    "network than this endpoint's.");
 		return X402_PARSE_MISMATCH;
@@ -425,6 +406,7 @@ check_challenge(json_object *ch, const struct mpp_challenge *want, const char *u
 		snprintf(msg, cap, "The credential's challenge has no valid expiry.");
 		return X402_PARSE_MALFORMED;
 	}
+	*expires_at = (uint64_t)exp_s;
 	if ((uint64_t)exp_s < now) {
 		snprintf(msg, cap, "The credential answers a challenge that expired; pay the fresh challenge.");
 		return X402_PARSE_EXPIRED;
@@ -442,6 +424,7 @@ mpp_credential_parse(const char *v, const struct mpp_challenge *want, const stru
 	uint8_t nonce[32], want_nonce[32];
 	const char *s;
 	char pre[48 + sizeof(want->realm)];
+	uint64_t expires_at = 0;
 	int n;
 
 	memset(out, 0, sizeof(*out));
@@ -470,19 +453,19 @@ mpp_credential_parse(const char *v, const struct mpp_challenge *want, const stru
 	if (check_object(ch, "challenge", ch_keys, ch_required, msg, cap) < 0 ||
 	    check_object(pl, "payload", pl_keys, pl_keys, msg, cap) < 0)
 		goto out;
-	bind = check_challenge(ch, want, rq->url, cfg, now, challenge_id_out, msg, cap);
+	bind = check_challenge(ch, want, rq->url, cfg, now, challenge_id_out, &expires_at, msg, cap);
 	if (bind != X402_PARSE_OK && bind != X402_PARSE_EXPIRED) {
 		rc = bind;
 		goto out;
 	}
-	if (strcmp(str_member(pl, "type"), "authorization") != 0) {
+	if (strcmp(json_member_string(pl, "type", NULL), "authorization") != 0) {
 		snprintf(msg, cap, "The credential's payload type must be \"authorization\" (EIP-3009).");
 		goto out;
 	}
 	/* The EIP-3009 nonce of an EVM charge is the challenge's hash. */
-	n = snprintf(pre, sizeof(pre), "%s%s", str_member(ch, "id"), str_member(ch, "realm"));
+	n = snprintf(pre, sizeof(pre), "%s%s", json_member_string(ch, "id", NULL), json_member_string(ch, "realm", NULL));
 	keccak256(pre, n > 0 && (size_t)n < sizeof(pre) ? (size_t)n : 0, want_nonce);
-	s = str_member(pl, "nonce");
+	s = json_member_string(pl, "nonce", NULL);
 	if (n < 0 || (size_t)n >= sizeof(pre) || hex_decode_fixed(s, strlen(s), nonce, 32, true) < 0 ||
 	    memcmp(nonce, want_nonce, 32) != 0) {
 		snprintf(msg, cap, "The authorization's nonce is not keccak256 of the challenge's id and "
@@ -499,7 +482,7 @@ mpp_credential_parse(const char *v, const struct mpp_challenge *want, const stru
 	 * validBefore = expires), so it cannot outlive its binding on the
 	 * x402 rail either. */
 	if ((rc == X402_PARSE_OK || rc == X402_PARSE_EXPIRED) &&
-	    out->valid_before > expires_of(ch) + MPP_CLOCK_SKEW) {
+	    out->valid_before > expires_at + MPP_CLOCK_SKEW) {
 		x402_payment_release(out);
 		snprintf(msg, cap, "The authorization's validBefore lies beyond its challenge's expiry.");
 		rc = X402_PARSE_MISMATCH;

@@ -10,6 +10,7 @@
 // Prints {c, requests, ok, non2xx, errors, seconds, rps, p50, p99, mean}.
 import { privateKeyToAccount } from 'viem/accounts';
 import { Mppx, evm } from 'mppx/client';
+import { loadLoop } from '../tools/load-loop.mjs';
 
 const opt = { c: '1' };
 for (let i = 2; i < process.argv.length; i += 2) opt[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
@@ -28,37 +29,7 @@ const pays = keys.map((k) => Mppx.create({
 }).fetch);
 
 async function main() {
-  const lat = [];
-  let ok = 0, non2xx = 0, errors = 0, started = 0;
-  let firstError = null;
-  const start = performance.now();
-  const deadline = seconds !== null ? start + seconds * 1000 : Infinity;
-  const more = () => (total !== null ? started < total : performance.now() < deadline);
-  const worker = async (i) => {
-    const pay = pays[i % pays.length];
-    while (more()) {
-      started++;
-      const t0 = performance.now();
-      try {
-        const res = await pay(opt.url);
-        await res.arrayBuffer();
-        if (res.status >= 200 && res.status < 300) ok++; else non2xx++;
-      } catch (e) {
-        errors++;
-        firstError ??= String(e.message || e);
-      }
-      lat.push(performance.now() - t0);
-    }
-  };
-  await Promise.all(Array.from({ length: c }, (_, i) => worker(i)));
-  const elapsed = (performance.now() - start) / 1000;
-  lat.sort((a, b) => a - b);
-  const at = (q) => (lat.length ? lat[Math.min(lat.length - 1, Math.ceil(q * lat.length) - 1)] : 0);
-  const r3 = (v) => Math.round(v * 1000) / 1000;
-  if (firstError) process.stderr.write(`bench-load (mpp): ${errors} request(s) threw; first: ${firstError}\n`);
-  process.stdout.write(JSON.stringify({
-    c, requests: lat.length, ok, non2xx, errors, seconds: r3(elapsed), rps: r3(ok / elapsed),
-    p50: r3(at(0.5)), p99: r3(at(0.99)), mean: r3(lat.length ? lat.reduce((a, b) => a + b, 0) / lat.length : 0),
-  }) + '\n');
+  const out = await loadLoop({ name: 'bench-load (mpp)', pays, url: opt.url, init: undefined, c, seconds, total });
+  process.stdout.write(JSON.stringify(out) + '\n');
 }
 main().catch((e) => { process.stderr.write(`bench-load (mpp): ${e.message || e}\n`); process.exit(1); });

@@ -21,6 +21,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { x402Client } from '@x402/core/client';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { wrapFetchWithPayment } from '@x402/fetch';
+import { loadLoop } from './load-loop.mjs';
 
 const opt = { c: '1', method: 'GET' };
 for (let i = 2; i < process.argv.length; i += 2) opt[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
@@ -38,37 +39,7 @@ const pays = keys.map((k) =>
   wrapFetchWithPayment(fetch, new x402Client().register('eip155:*', new ExactEvmScheme(privateKeyToAccount(k)))));
 
 async function main() {
-  const lat = [];
-  let ok = 0, non2xx = 0, errors = 0, started = 0;
-  let firstError = null;
-  const start = performance.now();
-  const deadline = seconds !== null ? start + seconds * 1000 : Infinity;
-  const more = () => (total !== null ? started < total : performance.now() < deadline);
-  const worker = async (i) => {
-    const pay = pays[i % pays.length];
-    while (more()) {
-      started++;
-      const t0 = performance.now();
-      try {
-        const res = await pay(opt.url, { method: opt.method });
-        await res.arrayBuffer();
-        if (res.status >= 200 && res.status < 300) ok++; else non2xx++;
-      } catch (e) {
-        errors++;
-        firstError ??= String(e.message || e);
-      }
-      lat.push(performance.now() - t0);
-    }
-  };
-  await Promise.all(Array.from({ length: c }, (_, i) => worker(i)));
-  const elapsed = (performance.now() - start) / 1000;
-  lat.sort((a, b) => a - b);
-  const at = (q) => (lat.length ? lat[Math.min(lat.length - 1, Math.ceil(q * lat.length) - 1)] : 0);
-  const r3 = (v) => Math.round(v * 1000) / 1000;
-  if (firstError) process.stderr.write(`bench-paid-load: ${errors} request(s) threw; first: ${firstError}\n`);
-  process.stdout.write(JSON.stringify({
-    c, requests: lat.length, ok, non2xx, errors, seconds: r3(elapsed), rps: r3(ok / elapsed),
-    p50: r3(at(0.5)), p99: r3(at(0.99)), mean: r3(lat.length ? lat.reduce((a, b) => a + b, 0) / lat.length : 0),
-  }) + '\n');
+  const out = await loadLoop({ name: 'bench-paid-load', pays, url: opt.url, init: { method: opt.method }, c, seconds, total });
+  process.stdout.write(JSON.stringify(out) + '\n');
 }
 main().catch((e) => { process.stderr.write(`bench-paid-load: ${e.message || e}\n`); process.exit(1); });
