@@ -22,6 +22,7 @@ struct target {
 	char uri[SIWX_URI_MAX];
 	char domain[DOMAIN_MAX];
 	struct siwx_binding b;
+	char request_id[SIWX_REQUEST_ID_MAX];   /* "" when the row binds none */
 };
 
 /*
@@ -74,6 +75,24 @@ target_init(struct target *t, const struct req *r)
 }
 
 /*
+ * The Request ID this request binds (docs/ARCHITECTURE.md, Sign-In-With-X,
+ * request binding) into t->request_id: the row's own (siwx_request), else
+ * the digest of its JSON body, else none. Runs with the validated fields
+ * and the database. 0; -1 when the row's hook failed (the database); -2
+ * when the body has no canonical form (the request's fault).
+ */
+static int
+target_bind(struct target *t, struct req *r)
+{
+	t->request_id[0] = '\0';
+	if (r->ep->siwx_request)
+		return r->ep->siwx_request(r, t->request_id, sizeof(t->request_id)) < 0 ? -1 : 0;
+	if (r->ep->body == BODY_JSON && r->json)
+		return siwx_body_request_id(r->json, t->request_id) < 0 ? -2 : 0;
+	return 0;
+}
+
+/*
  * The PaymentRequired of an identity-only row: no accepts, and the
  * sign-in-with-x extension with a nonce stored for t. -1 when the nonce
  * could not be stored (the database failed) or memory ran out.
@@ -81,7 +100,7 @@ target_init(struct target *t, const struct req *r)
 static int
 add_challenge(struct req *r, struct resp *w, const struct target *t, const char *error)
 {
-	char nonce[SIWXSTORE_NONCE_LEN + 1], request_id[SIWX_REQUEST_ID_MAX] = "";
+	char nonce[SIWXSTORE_NONCE_LEN + 1];
 	int64_t now = (int64_t)time(NULL);
 	struct siwx_challenge c = { .domain = t->domain, .uri = t->uri, .nonce = nonce,
 		.statement = SIWX_STATEMENT, .issued_at = now, .expires_at = now + SIWXSTORE_TTL_S,
@@ -89,10 +108,8 @@ add_challenge(struct req *r, struct resp *w, const struct target *t, const char 
 	json_object *pr = NULL, *res = NULL, *ext = NULL, *exts = NULL;
 	int rc = -1;
 
-	/* The row binds the request itself: its Request ID is signed with the proof. */
-	if (r->ep->siwx_request && r->ep->siwx_request(r, request_id, sizeof(request_id)) < 0)
-		return -1;
-	c.request_id = request_id[0] ? request_id : NULL;
+	/* The request's binding: the wallet signs it as the text's Request ID. */
+	c.request_id = t->request_id[0] ? t->request_id : NULL;
 	if (siwxstore_issue(r->db, &t->b, now, nonce) < 0)
 		return -1;
 	if ((pr = json_object_new_object()) == NULL || (res = json_object_new_object()) == NULL ||
@@ -178,6 +195,21 @@ store_refusal(struct req *r, struct resp *w, const struct target *t, enum siwxst
 	}
 }
 
+/*
+ * The 400 of a proof whose Request ID is not this request's: it signed
+ * another body (or none), so nothing it did not sign is acted on.
+ */
+static enum err
+mismatch(const struct req *r, struct resp *w, const struct target *t)
+{
+	enum err e = r->ep->siwx_mismatch != ERR_NONE ? r->ep->siwx_mismatch : ERR_REQUEST_MISMATCH;
+
+	if (t->request_id[0] == '\0')
+		return resp_fail(w, e, NULL, "This operation binds no Request ID; sign its challenge without one.");
+	return resp_fail(w, e, NULL, "The sign-in proof's Request ID must be %s, the binding of this very "
+	    "request; sign the challenge issued for this body.", t->request_id);
+}
+
 static const char *
 kind_name(enum walletsig_kind k)
 {
@@ -215,6 +247,15 @@ siwx_gate_run(const struct gate *g, struct req *r, struct resp *w)
 	if (db_connect(g->db) != DB_OK)
 		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
 	r->db = g->db;
+	switch (target_bind(&t, r)) {
+	case 0:
+		break;
+	case -2:
+		return resp_fail(w, ERR_INVALID_REQUEST, NULL, "The body cannot be bound to a sign-in: it has a "
+		    "number that is not an integer within +-(2^53 - 1), which has no canonical form here.");
+	default:
+		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
+	}
 	if (hdr == NULL)
 		return refuse(r, w, &t, ERR_SIWX_REQUIRED, NULL);
 	if ((rc = siwx_parse(hdr, &p, msg, sizeof(msg))) != SIWX_OK)
@@ -228,6 +269,12 @@ siwx_gate_run(const struct gate *g, struct req *r, struct resp *w)
 	/* Cheap refusals before the signature, which may cost a chain call. */
 	if ((e = store_refusal(r, w, &t, siwxstore_lookup(r->db, p.nonce, &t.b, want.now))) != ERR_NONE)
 		goto out;
+	/* The proof signs this very request, or nothing is done: a relay that swaps
+	 * the body of a signed request is refused, and the challenge stays unused. */
+	if (strcmp(p.request_id ? p.request_id : "", t.request_id) != 0) {
+		e = mismatch(r, w, &t);
+		goto out;
+	}
 	switch (siwx_verify(r->cfg, &p, &kind, msg, sizeof(msg))) {
 	case SIWX_OK:
 		break;

@@ -21,7 +21,9 @@
  *     siwx_wrong_account;
  *   - the proof's Request ID is the digest of this very statement, else
  *     400 review_mismatch (the body changed after signing, or the proof
- *     was made for another review);
+ *     was made for another review). The gate compares it first (the row's
+ *     siwx_mismatch, fcgi/siwx_gate.c); this check also covers a fact
+ *     published after the gate found none and bound nothing;
  *   - the same digest already attached is 200 with it, an idempotent
  *     repeat however long after (before the window);
  *   - createdAt older than 24 hours: 400 invalid_field createdAt (stale);

@@ -367,6 +367,20 @@ confirm_body(struct db *db, void *arg)
 	return DB_DUPLICATE;   /* every slot is taken: roll back */
 }
 
+/*
+ * The confirm's request binding (siwx_request): the member's proof signs
+ * the intent digest it confirms as its Request ID (docs/PROTOCOL.md,
+ * Wallet profiles), so a relay cannot confirm another intent with it.
+ */
+int
+h_link_confirm_request(struct req *r, char *out, size_t cap)
+{
+	char hx[67];
+
+	snprintf(out, cap, "%s", hex_encode(req_val(r, "intentDigest")->b32, 32, hx));
+	return 0;
+}
+
 enum err
 h_link_confirm_post(struct req *r, struct resp *w)
 {

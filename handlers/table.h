@@ -41,9 +41,10 @@ enum err h_review_v3_post(struct req *r, struct resp *w);
 enum err h_profile_create_post(struct req *r, struct resp *w);
 enum err h_profile_get(struct req *r, struct resp *w);
 
-/* links.c (AUTH_SIWX rows) */
+/* links.c (AUTH_SIWX rows; the confirm's .siwx_request binds its intent digest) */
 enum err h_link_prepare_post(struct req *r, struct resp *w);
 enum err h_link_get(struct req *r, struct resp *w);
+int h_link_confirm_request(struct req *r, char *out, size_t cap);
 enum err h_link_confirm_post(struct req *r, struct resp *w);
 enum err h_link_revoke_delete(struct req *r, struct resp *w);
 

@@ -67,11 +67,14 @@ enum body_kind {
 typedef enum err (*handler_fn)(struct req *r, struct resp *w);
 
 /*
- * An AUTH_SIWX row's optional request binding: the Request ID a sign-in
- * challenge for this very request carries (fcgi/siwx_gate.c), so the
- * wallet's one signature also covers what the request asks (the digest of
- * the body the handler will act on). It writes the ID into out[cap], or ""
- * for none; 0, or -1 when it cannot be computed (the database failed).
+ * An AUTH_SIWX row's request binding: the Request ID a sign-in challenge
+ * for this very request carries and its proof must sign (fcgi/siwx_gate.c),
+ * so the wallet's one signature also covers what the request asks. A row
+ * with a JSON body and no hook is bound to its body's canonical digest
+ * (lib/siwx.h, siwx_body_request_id); a hook says what else binds it (the
+ * digest of the statement the handler will act on). It writes the ID into
+ * out[cap], or "" for none; 0, or -1 when it cannot be computed (the
+ * database failed).
  */
 typedef int (*siwx_request_fn)(struct req *r, char *out, size_t cap);
 
@@ -91,6 +94,8 @@ struct endpoint {
 	handler_fn prepay;       /* AUTH_PAID, optional: checks with the database before a payment
 	                          * is asked for or verified (fcgi/pay.h); may answer by itself */
 	siwx_request_fn siwx_request; /* AUTH_SIWX, optional: see siwx_request_fn */
+	enum err siwx_mismatch;  /* AUTH_SIWX: the 400 of a proof whose Request ID is not this
+	                          * request's; ERR_NONE means ERR_REQUEST_MISMATCH */
 	const char *summary;     /* one line, for listings and docs */
 };
 

@@ -12,6 +12,7 @@ static const struct err_info errors[ERR__MAX] = {
 	[ERR_MISSING_FIELD] = { 400, "missing_field", "A required field is missing." },
 	[ERR_INVALID_FIELD] = { 400, "invalid_field", "A field is invalid." },
 	[ERR_REVIEW_MISMATCH] = { 400, "review_mismatch", "The sign-in proof's Request ID is not the digest of this review's statement; sign the fresh challenge for this very review." },
+	[ERR_REQUEST_MISMATCH] = { 400, "request_mismatch", "The sign-in proof's Request ID does not bind this request's body; sign the fresh challenge for this very request." },
 	[ERR_TWO_PAYMENTS] = { 400, "two_payments", "Send one payment: PAYMENT-SIGNATURE (x402) or Authorization: Payment (MPP), not both." },
 	[ERR_PAYMENT_REQUIRED] = { 402, "payment_required", "This endpoint is paid: answer the PAYMENT-REQUIRED challenge (x402) with PAYMENT-SIGNATURE, or the WWW-Authenticate Payment challenge (MPP) with Authorization: Payment." },
 	[ERR_INVALID_PAYMENT] = { 402, "invalid_payment", "The payment is not a valid x402 v2 payment or MPP credential." },

@@ -16,6 +16,7 @@ enum err {
 	ERR_MISSING_FIELD,          /* 400 a required field is absent */
 	ERR_INVALID_FIELD,          /* 400 a field failed its validator */
 	ERR_REVIEW_MISMATCH,        /* 400 the signed statement is not the one this request makes */
+	ERR_REQUEST_MISMATCH,       /* 400 the sign-in proof's Request ID is not this request's binding */
 	ERR_TWO_PAYMENTS,           /* 400 a payment on both rails (x402 and MPP) at once */
 	ERR_PAYMENT_REQUIRED,       /* 402 paid endpoint without a payment (x402 or MPP) */
 	ERR_INVALID_PAYMENT,        /* 402 a payment undecodable, malformed or altered */

@@ -7,6 +7,7 @@
 #include "b64json.h"
 #include "hex.h"
 #include "json.h"
+#include "sha256.h"
 #include "sig.h"
 #include "siwx.h"
 #include "timefmt.h"
@@ -14,6 +15,9 @@
 #include "banned.h"
 
 #define SIWX_MESSAGE_MAX (SIWX_HEADER_MAX + 1024)
+/* A body's canonical JSON is never longer than the body (no whitespace, no
+ * escape longer than the input's), which its row caps far below this. */
+#define SIWX_CANONICAL_MAX (1024 * 1024)
 
 static const char *const proof_required[] = {
 	"domain", "address", "uri", "version", "chainId", "type", "nonce", "issuedAt", "signature", NULL,
@@ -358,6 +362,20 @@ siwx_verify(const struct config *cfg, const struct siwx_proof *p, enum walletsig
 		snprintf(msg, cap, "The sign-in proof's signature is not the address's signature of the sign-in text.");
 		return SIWX_BAD_SIGNATURE;
 	}
+}
+
+int
+siwx_body_request_id(json_object *body, char out[SIWX_REQUEST_ID_LEN + 1])
+{
+	struct buf canon;
+	int rc = -1;
+
+	out[0] = '\0';
+	buf_init(&canon, SIWX_CANONICAL_MAX);
+	if (json_canonical(body, &canon) == 0 && sha256_hex(buf_str(&canon), canon.len, out) == 0)
+		rc = 0;
+	buf_release(&canon);
+	return rc;
 }
 
 /* RFC 3339 with milliseconds, as JavaScript's toISOString writes it. */

@@ -47,6 +47,7 @@
 #define SIWX_NONCE_MAX 64
 #define SIWX_MAX_AGE_S 300          /* a proof issued longer ago is stale */
 #define SIWX_SKEW_S 60              /* clocks may disagree by this much */
+#define SIWX_REQUEST_ID_LEN 66      /* a body's Request ID: "0x" + 64 hex digits */
 
 enum siwx_rc {
 	SIWX_OK = 0,
@@ -121,6 +122,15 @@ enum siwx_rc siwx_check(const struct siwx_proof *p, const struct siwx_expect *wa
  */
 enum siwx_rc siwx_verify(const struct config *cfg, const struct siwx_proof *p, enum walletsig_kind *kind,
     char *msg, size_t cap);
+
+/*
+ * The Request ID that binds a JSON request body to a sign-in proof
+ * (docs/PROTOCOL.md, Sign-In-With-X): "0x" + the lowercase hex SHA-256 of
+ * body's RFC 8785 canonical JSON (lib/json.h, json_canonical), into
+ * out[SIWX_REQUEST_ID_LEN + 1]. 0; -1 when body has no canonical form (a
+ * number that is not an integer within +-(2^53 - 1)) or memory ran out.
+ */
+int siwx_body_request_id(json_object *body, char out[SIWX_REQUEST_ID_LEN + 1]);
 
 /* The "sign-in-with-x" extension object of a 402 challenge. */
 json_object *siwx_challenge_json(const struct siwx_challenge *c);

@@ -17,6 +17,7 @@
 #include "base64.h"
 #include "buf.h"
 #include "config.h"
+#include "json.h"
 #include "siwx.h"
 #include "timefmt.h"
 #include "x402.h"
@@ -285,6 +286,53 @@ test_challenge(void)
 	json_object_put(ext);
 }
 
+/* The Request ID of a body: 0x + SHA-256 of its canonical JSON (digests from t/tools/jcs-digest.mjs). */
+static void
+test_body_request_id(void)
+{
+	static const struct {
+		const char *body, *want;   /* want NULL: no canonical form */
+		const char *what;
+	} v[] = {
+		{ "{\"controllerAccount\":\"eip155:8453:0x70997970C51812dc3A010C7d01b50e0d17dc79C8\"}",
+		    "0x3b0a1fdd5520250220f2c67dd04ff3e3d50f083e036636793ba9168eafed3ab7", "a profile create body" },
+		{ " {\"controllerAccount\" :\n \"eip155:8453:0x70997970C51812dc3A010C7d01b50e0d17dc79C8\" } ",
+		    "0x3b0a1fdd5520250220f2c67dd04ff3e3d50f083e036636793ba9168eafed3ab7", "the same with spacing" },
+		{ "{\"evidence\":{\"transaction\":\"0x01\",\"logIndex\":3,\"kind\":\"usdc_transfer\"},"
+		    "\"accountId\":\"a\\u00e9\\/\"}",
+		    "0x4f0996ca2ae53c4d32ffce114897260e2c453a93768d04713df4f1a29693f720",
+		    "members sorted at every depth, escapes undone" },
+		{ "{\"evidence\":{\"kind\":\"usdc_transfer\",\"logIndex\":3,\"transaction\":\"0x01\"},"
+		    "\"accountId\":\"a\xc3\xa9/\"}",
+		    "0x4f0996ca2ae53c4d32ffce114897260e2c453a93768d04713df4f1a29693f720", "the same JSON written otherwise" },
+		{ "{\"accountId\":\"a\xc3\xa9/\",\"evidence\":{\"kind\":\"usdc_transfer\",\"logIndex\":4,"
+		    "\"transaction\":\"0x01\"}}", "", "another logIndex: another digest" },
+		{ "{\"logIndex\":1.5}", NULL, "a fraction: no canonical form" },
+		{ "{\"logIndex\":1e2}", NULL, "an exponent: no canonical form" },
+		{ "{\"logIndex\":9007199254740992}", NULL, "2^53: no canonical form" },
+		{ "{\"logIndex\":-9007199254740991}", "0x", "-(2^53 - 1) has one" },
+	};
+	char out[SIWX_REQUEST_ID_LEN + 1];
+
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++) {
+		json_object *o = NULL;
+		int rc;
+
+		if (!ok(json_parse_strict(v[i].body, strlen(v[i].body), NULL, &o, NULL) == 0, "%s: parses", v[i].what))
+			continue;
+		rc = siwx_body_request_id(o, out);
+		if (v[i].want == NULL)
+			ok(rc == -1, "%s (-1)", v[i].what);
+		else if (v[i].want[0] == '\0')
+			ok(rc == 0 && strlen(out) == SIWX_REQUEST_ID_LEN && strcmp(out, v[2].want) != 0, "%s", v[i].what);
+		else if (strcmp(v[i].want, "0x") == 0)
+			ok(rc == 0 && strlen(out) == SIWX_REQUEST_ID_LEN && strncmp(out, "0x", 2) == 0, "%s", v[i].what);
+		else
+			ok(rc == 0 && strcmp(out, v[i].want) == 0, "%s: %s", v[i].what, out);
+		json_object_put(o);
+	}
+}
+
 int
 main(void)
 {
@@ -295,5 +343,6 @@ main(void)
 	test_vectors();
 	test_refusals();
 	test_challenge();
+	test_body_request_id();
 	return done_testing();
 }
