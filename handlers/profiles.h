@@ -54,10 +54,11 @@ json_object *profile_json(struct db *db, const struct profile *p);
 #define PROFILE_LINK_KEEP_S (7 * 86400)   /* ended pending links are pruned after a week */
 
 /*
- * The scheduled task (waymark profiles-prune): pending links past their
- * expiry become expired (*expired counts them); expired links whose expiry
- * is PROFILE_LINK_KEEP_S old are deleted (*pruned), and so are SIWX
- * challenges expired more than a day ago. DB_OK, or the database's failure.
+ * The scheduled task (waymark profiles-prune, which also prunes the SIWX
+ * challenges: lib/siwxstore.h): pending links past their expiry become
+ * expired (*expired counts them); expired links whose expiry is
+ * PROFILE_LINK_KEEP_S old are deleted (*pruned). DB_OK, or the database's
+ * failure.
  */
 enum db_rc links_prune(struct db *db, int64_t now, uint64_t *expired, uint64_t *pruned);
 

@@ -8,7 +8,7 @@
 #include "banned.h"
 
 #define PRUNE_ONE_IN 64      /* about one issue in 64 also prunes */
-#define PRUNE_BATCH 500
+#define PRUNE_BATCH 500      /* rows per DELETE: 500 / 64 per issue outruns one new row per issue */
 
 /* A nonce of ours: SIWXSTORE_NONCE_LEN lowercase hex digits. */
 static bool
@@ -29,13 +29,8 @@ siwxstore_issue(struct db *db, const struct siwx_binding *b, int64_t now, char n
 		return -1;
 	hex_digits(raw, sizeof(raw), nonce);
 	nonce[SIWXSTORE_NONCE_LEN] = '\0';
-	if (raw[0] % PRUNE_ONE_IN == 0) {
-		struct sql pq = SQL_ON(buf);
-
-		sql_add(&pq, "DELETE FROM siwx_challenges WHERE expires_at < ? LIMIT ?",
-		    SQL_I64(now - SIWXSTORE_KEEP_S), SQL_U64(PRUNE_BATCH));
-		(void)db_exec(db, &pq);   /* pruning is best effort */
-	}
+	if (raw[0] % PRUNE_ONE_IN == 0)
+		(void)siwxstore_prune(db, now, 1, NULL);   /* best effort; the scheduled task does the rest */
 	sql_add(&q, "INSERT INTO siwx_challenges (nonce, endpoint_id, domain, uri_digest, issued_at, expires_at) "
 	    "VALUES (?, ?, ?, ?, ?, ?)", SQL_TEXT(nonce), SQL_TEXT(b->endpoint_id), SQL_TEXT(b->domain),
 	    SQL_BYTES(b->uri_digest, 32), SQL_I64(now), SQL_I64(now + SIWXSTORE_TTL_S));
@@ -122,4 +117,48 @@ siwxstore_fail(struct db *db, const char *nonce, const struct siwx_binding *b)
 	    SQL_TEXT(b->endpoint_id), SQL_TEXT(b->domain), SQL_BYTES(b->uri_digest, 32),
 	    SQL_U64(SIWXSTORE_MAX_FAILURES));
 	return db_exec(db, &q) == DB_OK ? 0 : -1;
+}
+
+/* One DELETE of at most PRUNE_BATCH rows: unused ones expired before cutoff, or (unused false) any. */
+static int
+prune_batch(struct db *db, bool unused, int64_t cutoff, uint64_t *n)
+{
+	char buf[256];
+	struct sql q = SQL_ON(buf);
+
+	/* One statement decides, row by row: an unused row expired before the
+	 * cutoff can no longer be consumed (consume requires expires_at > its
+	 * now), so deleting it races no use; a row being consumed meanwhile is
+	 * used, and the unused DELETE passes it by (sql/020's key finds them). */
+	if (unused)
+		sql_add(&q, "DELETE FROM siwx_challenges WHERE used_at IS NULL AND expires_at < ? LIMIT ?",
+		    SQL_I64(cutoff), SQL_U64(PRUNE_BATCH));
+	else
+		sql_add(&q, "DELETE FROM siwx_challenges WHERE expires_at < ? LIMIT ?", SQL_I64(cutoff),
+		    SQL_U64(PRUNE_BATCH));
+	*n = 0;
+	return db_exec_affected(db, &q, n) == DB_OK ? 0 : -1;
+}
+
+int
+siwxstore_prune(struct db *db, int64_t now, size_t max_batches, uint64_t *deleted)
+{
+	uint64_t n = 0, total = 0;
+	int rc = 0;
+
+	for (size_t i = 0; rc == 0 && i < max_batches; i++) {
+		if ((rc = prune_batch(db, true, now - SIWXSTORE_UNUSED_KEEP_S, &n)) == 0)
+			total += n;
+		if (n < PRUNE_BATCH)
+			break;
+	}
+	for (size_t i = 0; rc == 0 && i < max_batches; i++) {
+		if ((rc = prune_batch(db, false, now - SIWXSTORE_KEEP_S, &n)) == 0)
+			total += n;
+		if (n < PRUNE_BATCH)
+			break;
+	}
+	if (deleted)
+		*deleted = total;
+	return rc;
 }

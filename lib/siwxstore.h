@@ -11,9 +11,15 @@
  * proof cannot pass, and names the reason. Only the proof's digest and
  * verification metadata are written, never the proof.
  *
- * Return conventions: siwxstore_issue is an action (0, or -1 when the
- * database failed); siwxstore_lookup and siwxstore_consume return enum
- * siwxstore_rc.
+ * Rows are short-lived (siwxstore_prune): an unused challenge, which any
+ * caller can make, is deleted SIWXSTORE_UNUSED_KEEP_S after its expiry; a
+ * used one, the record of a verified sign-in, SIWXSTORE_KEEP_S after.
+ * Deleting a row can only make a proof fail (its nonce is then unknown),
+ * never pass.
+ *
+ * Return conventions: siwxstore_issue, siwxstore_fail and siwxstore_prune
+ * are actions (0, or -1 when the database failed); siwxstore_lookup and
+ * siwxstore_consume return enum siwxstore_rc.
  */
 #ifndef WAYMARK_SIWXSTORE_H
 #define WAYMARK_SIWXSTORE_H
@@ -23,7 +29,8 @@
 #include "db.h"
 
 #define SIWXSTORE_TTL_S 300          /* a challenge is good for five minutes */
-#define SIWXSTORE_KEEP_S 86400       /* rows are pruned a day after they expire */
+#define SIWXSTORE_UNUSED_KEEP_S 120  /* unused rows are deleted this long after they expire */
+#define SIWXSTORE_KEEP_S 86400       /* used rows are deleted a day after they expire */
 #define SIWXSTORE_NONCE_LEN 32       /* 16 random bytes as lowercase hex */
 #define SIWXSTORE_MAX_FAILURES 3     /* failed proofs that burn a challenge */
 
@@ -54,7 +61,8 @@ struct siwx_use {
 /*
  * Issue a new challenge bound to b at Unix time now: a fresh nonce into
  * nonce[SIWXSTORE_NONCE_LEN + 1], stored with expiry now + TTL. Now and
- * then it also prunes rows expired more than SIWXSTORE_KEEP_S ago.
+ * then (about one issue in 64) it also runs one batch of siwxstore_prune,
+ * so the unused rows are deleted at least as fast as callers make them.
  */
 int siwxstore_issue(struct db *db, const struct siwx_binding *b, int64_t now,
     char nonce[SIWXSTORE_NONCE_LEN + 1]);
@@ -77,5 +85,16 @@ enum siwxstore_rc siwxstore_consume(struct db *db, const char *nonce, const stru
  * database failed.
  */
 int siwxstore_fail(struct db *db, const char *nonce, const struct siwx_binding *b);
+
+/*
+ * Delete challenges that can no longer be used, at Unix time now: unused
+ * ones expired more than SIWXSTORE_UNUSED_KEEP_S ago (a margin for clocks
+ * and for a proof whose signature check is still running), and every one
+ * expired more than SIWXSTORE_KEEP_S ago. Each statement deletes at most
+ * one batch in a transaction of its own (never one large write set on a
+ * cluster); max_batches bounds the batches of each kind (SIZE_MAX: until
+ * none is left). *deleted (may be NULL) gets the number of rows deleted.
+ */
+int siwxstore_prune(struct db *db, int64_t now, size_t max_batches, uint64_t *deleted);
 
 #endif

@@ -49,6 +49,7 @@
 #include "facilitator.h"
 #include "rpc.h"
 #include "sig.h"
+#include "siwxstore.h"
 #include "banned.h"
 
 static const char *const auth_names[AUTH__MAX] = {
@@ -518,14 +519,16 @@ cmd_publications_complete(const char *path, int argc, char **argv)
 /*
  * The scheduled task (docs/ARCHITECTURE.md, Wallet profiles): expire
  * pending wallet links past their five minutes, delete those expired a
- * week ago, and SIWX challenges expired a day ago.
+ * week ago, and SIWX challenges that can no longer be used (unused ones
+ * two minutes after their expiry, used ones a day after; lib/siwxstore.h).
  */
 static int
 cmd_profiles_prune(const char *path, int argc)
 {
 	struct config c;
 	struct db d;
-	uint64_t expired = 0, pruned = 0;
+	uint64_t expired = 0, pruned = 0, challenges = 0;
+	int64_t now = (int64_t)time(NULL);
 	int status = 1;
 
 	if (argc != 0)
@@ -533,10 +536,12 @@ cmd_profiles_prune(const char *path, int argc)
 	if (load(&c, path) < 0)
 		return 2;
 	db_init(&d, &c);
-	if (db_connect(&d) != DB_OK || links_prune(&d, (int64_t)time(NULL), &expired, &pruned) != DB_OK) {
+	if (db_connect(&d) != DB_OK || links_prune(&d, now, &expired, &pruned) != DB_OK ||
+	    siwxstore_prune(&d, now, SIZE_MAX, &challenges) < 0) {
 		fprintf(stderr, "waymark: profiles-prune: database: %s\n", d.err);
 	} else {
 		printf("profiles: %" PRIu64 " links expired, %" PRIu64 " pruned\n", expired, pruned);
+		printf("sign-in challenges: %" PRIu64 " deleted\n", challenges);
 		status = 0;
 	}
 	db_close(&d);
