@@ -9,11 +9,15 @@
 # refused with a clear error and a fresh challenge; one proof sent ten
 # times at once passes once. ERC-1271 and EIP-6492 wallets sign in through
 # the RPC; with the node stopped such a proof gets 503 and consumes
-# nothing, while an EOA still passes. Answers are checked against
-# t/schemas.
+# nothing, while an EOA still passes. Each proof signs the request's body
+# (its Request ID): the body swapped under a valid proof, or a Request ID
+# left out or added where none is bound, is 400 request_mismatch and
+# consumes nothing. Unused challenges are deleted two minutes after they
+# expire, used ones a day after. Answers are checked against t/schemas.
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/chain.sh"
 . "$(dirname "$0")/lib/http.sh"
+. "$(dirname "$0")/lib/siwxbind.sh"
 export WAYMARK_SEED=0
 chain_stack siwx 76
 ok $? "a stack with a local chain starts"
@@ -92,6 +96,24 @@ is "$(jq -r '[.first.status, .first.error, .status, .body.profileId] | join(",")
 	"create again through the client's whole exchange: 200, the same profile (idempotent)"
 valid profile.json "$(jq -c .body <<<"$res")" "the existing profile (schema)"
 
+# ---- the proof signs the body: a relay cannot swap it
+swap_refused $KEY1 POST $P "$(body_of $A1)" "$(body_request_id "$(body_of $A1)")" "$(body_of $A2)" \
+	"$(body_request_id "$(body_of $A2)")" "create"
+is "$(sql "SELECT COUNT(*) FROM profiles WHERE controller = X'${A2#0x}'")" 0 "  no profile for the swapped controller"
+bind_send POST $P "{ \"controllerAccount\": \"eip155:8453:$A1\" }" -H "SIGN-IN-WITH-X: $hdr"
+is "$status,$(jqr .profileId)" "200,$id" \
+	"the same proof with the JSON it signed, spaced otherwise: 200 (the challenge was not consumed by the 400)"
+c=$(fresh $A1)
+create $A1 -H "SIGN-IN-WITH-X: $(sign $KEY1 "$URL$P" "$c" --drop requestId)"
+is "$status,$(jqr .error)" "400,request_mismatch" "a create proof without the Request ID: 400 request_mismatch"
+req GET $P/$id; cg=$(header payment-required)
+is "$(printf '%s' "$cg" | base64 -d | jq -r '.extensions["sign-in-with-x"].info.requestId')" null \
+	"a read's challenge binds no Request ID (its URI is the whole request)"
+req GET $P/$id -H "SIGN-IN-WITH-X: $(sign $KEY1 "$URL$P/$id" "$cg" --set requestId=0x01)"
+is "$status,$(jqr .error)" "400,request_mismatch" "a read's proof that signed a Request ID anyway: 400"
+req GET $P/$id -H "SIGN-IN-WITH-X: $(sign $KEY1 "$URL$P/$id" "$cg")"
+is "$status,$(jqr .profileId)" "200,$id" "  its challenge stayed unused: the plain proof passes"
+
 # ---- get: the controller only
 res=$(siwx_fetch $KEY1 GET $P/$id "")
 is "$(jq -r '[.status, .body.profileId, .body.wallets[0].accountId] | join(",")' <<<"$res")" "200,$id,eip155:8453:$A1" \
@@ -157,6 +179,22 @@ sql "UPDATE siwx_challenges SET issued_at = issued_at - 301, expires_at = expire
 create $A1 -H "SIGN-IN-WITH-X: $p"
 refused siwx_expired "a proof of a challenge issued more than five minutes ago"
 is "$(used "$n")" 0 "the expired challenge was not used"
+
+# ---- short-lived: unused challenges go two minutes after their expiry, used ones a day after
+prune() { WAYMARK_CONFIG=$WAYMARK_VAR/waymark.conf "$WAYMARK_BUILD/waymark" profiles-prune; }
+stored() { sql "SELECT COUNT(*) FROM siwx_challenges WHERE nonce = '$1'"; }
+nu=$(nonce_of "$(fresh $A1)"); nr=$(nonce_of "$(fresh $A1)")
+sql "UPDATE siwx_challenges SET expires_at = UNIX_TIMESTAMP() - 121 WHERE nonce IN ('$nu', '$n1')"
+sql "UPDATE siwx_challenges SET expires_at = UNIX_TIMESTAMP() - 60 WHERE nonce = '$nr'"
+is "$(stored "$nu"),$(stored "$nr"),$(used "$n1")" "1,1,1" "an unused challenge expired 121 s ago, one 60 s ago and a used one"
+like "$(prune)" '^sign-in challenges: [0-9]+ deleted$' "waymark profiles-prune reports the challenges it deleted"
+is "$(stored "$nu"),$(stored "$nr"),$(stored "$n1")" "0,1,1" \
+	"the unused one past two minutes is gone; the one just expired and the used one stay"
+sql "UPDATE siwx_challenges SET expires_at = UNIX_TIMESTAMP() - 86401 WHERE nonce = '$n1'"
+prune >/dev/null
+is "$(stored "$n1")" 0 "a used challenge is deleted a day after its expiry"
+is "$(sql "SELECT COUNT(*) FROM siwx_challenges WHERE used_at IS NULL AND expires_at < UNIX_TIMESTAMP() - 120")" 0 \
+	"no unused challenge two minutes past its expiry is left"
 
 # ---- one proof, ten requests at once: one passes
 c=$(fresh $A2); n=$(nonce_of "$c")

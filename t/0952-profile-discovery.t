@@ -10,11 +10,13 @@
 # profile); PUT private needs nothing but the controller's proof; a link
 # prepared while private cannot be confirmed once public; a confirmation
 # and a publication racing never leave a public profile with a member that
-# consented only to the private policy. Answers are checked against
+# consented only to the private policy; a PUT's body swapped under a
+# valid proof is 400 request_mismatch. Answers are checked against
 # t/schemas.
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/chain.sh"
 . "$(dirname "$0")/lib/http.sh"
+. "$(dirname "$0")/lib/siwxbind.sh"
 export WAYMARK_SEED=0 WAYMARK_CONFIRMATIONS=0
 chain_stack discovery 100
 ok $? "a stack with a local chain starts"
@@ -81,6 +83,15 @@ preview "$X" "$pid"
 is "$status,$(jqr .error)" "404,not_found" "a stranger's preview: 404 (the profile is not disclosed)"
 preview "$X" "00000000-0000-4000-8000-000000000000"
 is "$status,$(jqr .error)" "404,not_found" "an unknown profile: 404"
+
+# ---- the PUT's proof signs its body: a relay cannot turn "private" into "public_all"
+dp="$P/$pid/discovery"; dbody='{"discoveryMode":"private"}'
+pub="{\"discoveryMode\":\"public_all\",\"previewDigest\":\"$d0\"}"
+swap_refused "$C" PUT "$dp" "$dbody" "$(body_request_id "$dbody")" "$pub" "$(body_request_id "$pub")" "PUT discovery"
+is "$(sql "SELECT discovery_mode FROM profiles WHERE profile_id = UNHEX(REPLACE('$pid', '-', ''))")" private \
+	"  the profile stays private"
+bind_send PUT "$dp" '{ "discoveryMode" : "private" }' -H "SIGN-IN-WITH-X: $hdr"
+is "$status,$(jqr .discoveryMode)" "200,private" "the same proof with the JSON it signed, spaced otherwise: 200"
 
 # ---- a fact appears: the digest moves
 out=$(send --from-key "$C" --route $ROUTE_1 --endpoint $PAY_A --endpoint-usdc 4000)

@@ -12,13 +12,16 @@
 # transfer and a transfer too shallow for the confirmation depth are 422
 # with nothing stored, and so is an offer or a receipt whose signature
 # recovers no key (a malformed one is 400); with the RPC stopped, 503 and nothing stored; a
-# wallet that is not linked gets 404. Answers are checked against
-# t/schemas.
+# wallet that is not linked gets 404. The proof signs the body: evidence
+# swapped under a valid proof is 400 request_mismatch, and a body with a
+# number that has no canonical form is 400 before any challenge. Answers
+# are checked against t/schemas.
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/chain.sh"
 . "$(dirname "$0")/lib/http.sh"
 . "$(dirname "$0")/lib/x402.sh"
 . "$(dirname "$0")/lib/activity.sh"
+. "$(dirname "$0")/lib/siwxbind.sh"
 export WAYMARK_CONFIRMATIONS=1
 activity_stack actpub 110
 usdc=$(jq -r .usdc "$STATE"); boon=$(jq -r .boon "$STATE")
@@ -56,6 +59,18 @@ like "$(jqr .message)" 'confirmations' "  the message asks for more confirmation
 T2=$(paid_read $F)   # a block on top of T1; and a foreign wallet's settlement
 like "$T2" '^0x[0-9a-f]{64}$' "F, a wallet in no profile, pays too (the next block)"
 is "$(facts)" 0 "nothing was stored"
+
+# ---- the proof signs the body: another evidence cannot be slipped under it
+pb=$(jq -cn --arg a "$(acct "$MA")" --argjson e "$(transfer_ev "$T1")" '{accountId: $a, evidence: $e}')
+sb=$(jq -cn --arg a "$(acct "$MA")" --argjson e "$(client_ev "$T1")" '{accountId: $a, evidence: $e}')
+swap_refused $M POST "$P/$pid/activity" "$pb" "$(body_request_id "$pb")" "$sb" "$(body_request_id "$sb")" "publish"
+is "$(facts)" 0 "  nothing stored"
+bind_send POST "$P/$pid/activity" "$(jq -c '{evidence, accountId}' <<<"$pb")" -H "SIGN-IN-WITH-X: $hdr"
+is "$status,$(jqr .kind),$(jqr .evidenceKind)" "201,paid_settlement,usdc_transfer" \
+	"  the same proof with the body it signed (members in another order): 201, a paid_settlement fact"
+bind_send POST "$P/$pid/activity" '{"accountId":"'"$(acct "$MA")"'","evidence":{"kind":"usdc_transfer","transaction":"'"$T1"'","logIndex":1.0}}'
+is "$status,$(jqr .error),$(header payment-required)" "400,invalid_request," \
+	"a body with a number that is no integer (1.0): 400 before any challenge, it has no canonical form"
 
 # ---- paid_settlement from the verified transfer
 publish $M "$pid" "$(transfer_ev "$T1")"
