@@ -8,17 +8,28 @@
 #include "admit.h"
 #include "banned.h"
 
-/* This thread's open file description of the slot file (-1: not open),
- * and whether it holds a place: a description may hold several bytes,
- * and relocking its own byte succeeds, so one place per thread at most. */
-static _Thread_local int slot_fd = -1;
-static _Thread_local bool holding;
+/*
+ * This thread's open file descriptions of the slot files, one per limit
+ * (told apart by id), and whether each holds a place: a description may
+ * hold several bytes, and relocking its own byte succeeds, so one place
+ * per thread and limit at most. An entry not holding a place may be taken
+ * over by another limit (its file closed first).
+ */
+struct slot_handle {
+	unsigned id;          /* 0: unused */
+	int fd;
+	bool holding;
+};
+
+static _Thread_local struct slot_handle handles[ADMIT_PER_THREAD];
+static atomic_uint next_id = 1;
 
 int
 admit_init(struct admit *a, unsigned cap, const char *path, char *err, size_t errcap)
 {
 	int fd;
 
+	a->id = atomic_fetch_add_explicit(&next_id, 1, memory_order_relaxed);
 	atomic_init(&a->held, 0);
 	atomic_init(&a->next, (unsigned)getpid());
 	a->cap = cap;
@@ -60,20 +71,42 @@ count_enter(struct admit *a)
 	return true;
 }
 
+/* This thread's handle for a: its own, else one free to take over; NULL when none is free. */
+static struct slot_handle *
+handle_of(const struct admit *a)
+{
+	struct slot_handle *spare = NULL;
+
+	for (size_t i = 0; i < ADMIT_PER_THREAD; i++) {
+		if (handles[i].id == a->id)
+			return &handles[i];
+		if (spare == NULL && (handles[i].id == 0 || !handles[i].holding))
+			spare = &handles[i];
+	}
+	if (spare == NULL)
+		return NULL;
+	if (spare->id != 0)
+		close(spare->fd);
+	*spare = (struct slot_handle){ .id = a->id, .fd = -1 };
+	return spare;
+}
+
 bool
 admit_enter(struct admit *a, struct admit_ticket *t)
 {
+	struct slot_handle *h;
 	unsigned start;
 
 	t->slot = -1;
 	if (a->path[0] == '\0')
 		return count_enter(a);
-	if (holding)
+	if ((h = handle_of(a)) == NULL || h->holding)
 		return false;
-	if (slot_fd < 0 && (slot_fd = open(a->path, O_RDWR | O_CLOEXEC)) < 0) {
+	if (h->fd < 0 && (h->fd = open(a->path, O_RDWR | O_CLOEXEC)) < 0) {
 		/* The file went away under us: refuse rather than admit past a
 		 * limit we can no longer see. */
 		fprintf(stderr, "waymark: admission: cannot open %s: %s\n", a->path, strerror(errno));
+		h->id = 0;
 		return false;
 	}
 	/* Start each search somewhere else, so concurrent callers rarely try
@@ -82,9 +115,9 @@ admit_enter(struct admit *a, struct admit_ticket *t)
 	for (unsigned i = 0; i < a->cap; i++) {
 		unsigned s = (start + i) % a->cap;
 
-		if (lock_byte(slot_fd, F_WRLCK, s)) {
+		if (lock_byte(h->fd, F_WRLCK, s)) {
 			t->slot = (int)s;
-			holding = true;
+			h->holding = true;
 			return true;
 		}
 		if (errno != EAGAIN && errno != EACCES) {
@@ -101,9 +134,12 @@ admit_leave(struct admit *a, struct admit_ticket *t)
 	if (t->slot < 0) {
 		if (a->path[0] == '\0')
 			atomic_fetch_sub_explicit(&a->held, 1, memory_order_acq_rel);
-	} else if (slot_fd >= 0) {
-		lock_byte(slot_fd, F_UNLCK, (unsigned)t->slot);
-		holding = false;
+	} else {
+		for (size_t i = 0; i < ADMIT_PER_THREAD; i++)
+			if (handles[i].id == a->id && handles[i].fd >= 0) {
+				lock_byte(handles[i].fd, F_UNLCK, (unsigned)t->slot);
+				handles[i].holding = false;
+			}
 	}
 	t->slot = -1;
 }
@@ -111,8 +147,9 @@ admit_leave(struct admit *a, struct admit_ticket *t)
 void
 admit_thread_release(void)
 {
-	if (slot_fd >= 0)
-		close(slot_fd);
-	slot_fd = -1;
-	holding = false;
+	for (size_t i = 0; i < ADMIT_PER_THREAD; i++) {
+		if (handles[i].id != 0 && handles[i].fd >= 0)
+			close(handles[i].fd);
+		handles[i] = (struct slot_handle){ .id = 0, .fd = -1 };
+	}
 }

@@ -12,9 +12,13 @@
  * file (a TCP socket, or a folder the worker cannot write), the limit is
  * an atomic count within the process. docs/ARCHITECTURE.md, "Worker".
  *
- * Each thread opens the file once for itself (admit_thread_release closes
- * it when the thread ends) and holds at most one place at a time: with the
- * slot file, a second admit_enter before admit_leave is refused.
+ * Each thread opens each limit's file once for itself (admit_thread_release
+ * closes them when the thread ends) and holds at most one place of each
+ * limit at a time: with the slot file, a second admit_enter on the same
+ * limit before admit_leave is refused. Places of different limits are
+ * independent, so a thread holding a payment place may take a place of
+ * the signature-check limit too (up to ADMIT_PER_THREAD limits with slot
+ * files in use by one thread at once).
  *
  * Return conventions: admit_init is an action (0, or -1 with err set);
  * admit_enter is a predicate (true: admitted, and the caller must call
@@ -28,7 +32,10 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#define ADMIT_PER_THREAD 4   /* limits with a slot file one thread may use at once */
+
 struct admit {
+	unsigned id;              /* this limit, told apart in each thread's handles */
 	atomic_uint held;         /* holders in this process (no slot file) */
 	atomic_uint next;         /* where the next slot search starts */
 	unsigned cap;             /* fixed before the threads start */
@@ -47,13 +54,17 @@ struct admit_ticket {
  */
 int admit_init(struct admit *a, unsigned cap, const char *path, char *err, size_t errcap);
 
-/* Take a place when fewer than cap are held; false (nothing taken) otherwise. */
+/*
+ * Take a place when fewer than cap are held; false (nothing taken)
+ * otherwise, also when this thread already holds a place of a, or holds
+ * places of ADMIT_PER_THREAD other limits with slot files.
+ */
 bool admit_enter(struct admit *a, struct admit_ticket *t);
 
 /* Give back the place taken by admit_enter. */
 void admit_leave(struct admit *a, struct admit_ticket *t);
 
-/* Close this thread's handle on the slot file (at thread exit). */
+/* Close this thread's handles on the slot files (at thread exit). */
 void admit_thread_release(void);
 
 #endif

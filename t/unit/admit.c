@@ -89,13 +89,13 @@ stop_holders(struct holder *hs, int n, pthread_mutex_t *mu, pthread_cond_t *cv, 
 int
 main(void)
 {
-	struct admit local;
+	struct admit local, second;
 	struct admit_ticket t1, t2, t3;
 	struct holder hs[5];
 	pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 	pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
 	int phase, taken, ready[2], go[2];
-	char dir[] = "/tmp/admit-XXXXXX", path[256], err[256], c;
+	char dir[] = "/tmp/admit-XXXXXX", path[256], path2[256], err[256], c;
 	pid_t child;
 
 	/* Counted in the process. */
@@ -118,8 +118,20 @@ main(void)
 	stop_holders(hs, 3, &mu, &cv, &phase);
 	ok(admit_enter(&shared, &t1), "one place for this thread");
 	ok(!admit_enter(&shared, &t2), "a second place for the same thread is refused");
+	/* Another limit with its own slot file (a signature check inside a
+	 * payment): independent of the first. */
+	snprintf(path2, sizeof(path2), "%s/pool.sock.sigcheck.slots", dir);
+	ok(admit_init(&second, 1, path2, err, sizeof(err)) == 0, "a second limit's slot file is created");
+	ok(admit_enter(&second, &t2), "a thread holding a place of one limit takes a place of another");
+	ok(!admit_enter(&second, &t3), "but still only one of each");
+	admit_leave(&second, &t2);
+	ok(admit_enter(&second, &t3), "the second limit's place is given back on its own");
+	admit_leave(&second, &t3);
+	admit_leave(&shared, &t1);
+	ok(admit_enter(&shared, &t1), "and the first limit's place too");
 	admit_leave(&shared, &t1);
 	admit_thread_release();
+	unlink(path2);
 
 	/* Shared by processes: another process holding two places leaves one. */
 	if (pipe(ready) != 0 || pipe(go) != 0)
