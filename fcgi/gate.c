@@ -230,6 +230,11 @@ gate_run(const struct gate *g, struct req *r, struct resp *w)
 	if (e == ERR_DATABASE_UNAVAILABLE || e == ERR_INTERNAL)
 		fprintf(stderr, "waymark: %s %s: %s (db: %s)\n", r->method_text,
 		    r->ep ? r->ep->id : "-", err_info(e)->code, g->db->err[0] ? g->db->err : "-");
+	/* A contract-wallet check refused by its cap, out of time or with the
+	 * node down: the client is told when to try again, on every row kind
+	 * (paid rows already carry it, fcgi/pay.c). */
+	if (e == ERR_SIGNATURE_UNAVAILABLE && strstr(buf_str(&w->headers), "Retry-After:") == NULL)
+		resp_header(w, "Retry-After", "5");
 	if (r->ep && (r->ep->flags & EP_NO_STORE))
 		resp_header(w, "Cache-Control", "private, no-store");
 }

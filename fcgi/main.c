@@ -46,6 +46,7 @@
 #include "rpc.h"
 #include "sig.h"
 #include "table.h"
+#include "walletsig.h"
 #include "banned.h"
 
 #define REQ_POOL_MAX (32u * 1024 * 1024)
@@ -375,11 +376,12 @@ main(int argc, char **argv)
 {
 	const char *conf = getenv("WAYMARK_CONFIG"), *sock = NULL, *pool = "free";
 	struct config cfg;
-	struct admit pay_admit;
+	struct admit pay_admit, sig_admit;
 	struct server *sv = NULL;
 	struct sigaction sa;
 	sigset_t stopset;
-	char err[512], sock_path[PATH_MAX], slot_path[PATH_MAX] = "";
+	char err[512], sock_path[PATH_MAX], slot_path[PATH_MAX] = "",
+	    sig_slot_path[PATH_MAX] = "";
 	int opt, fd = 0, rc = 0;
 	long threads = 0;
 	bool unix_sock, remote;
@@ -435,6 +437,20 @@ main(int argc, char **argv)
 	    err, sizeof(err)) < 0 || !slot_path[0])
 		fprintf(stderr, "waymark-fcgi: payment_max_in_flight counts per process here%s%s\n",
 		    slot_path[0] ? ": " : " (no socket file to share it beside)", slot_path[0] ? err : "");
+	/* So does the cap on contract-wallet signature checks calling the RPC
+	 * (lib/walletsig.h), through a slot file of its own: a paid row may
+	 * check a signature while it holds a payment place. */
+	if (slot_path[0]) {
+		int k = snprintf(sig_slot_path, sizeof(sig_slot_path), "%s.sigcheck.slots", sock_path);
+
+		if (k < 0 || (size_t)k >= sizeof(sig_slot_path))
+			sig_slot_path[0] = '\0';
+	}
+	if (admit_init(&sig_admit, (unsigned)cfg.sigcheck_max_in_flight, sig_slot_path[0] ?
+	    sig_slot_path : NULL, err, sizeof(err)) < 0 || !sig_slot_path[0])
+		fprintf(stderr, "waymark-fcgi: sigcheck_max_in_flight counts per process here%s%s\n",
+		    sig_slot_path[0] ? ": " : " (no socket file to share it beside)", sig_slot_path[0] ? err : "");
+	walletsig_limit(&sig_admit);
 	/* TERM, INT and USR1 are taken by sigwait in this thread only; USR2
 	 * (no SA_RESTART) interrupts a serving thread's accept() at shutdown. */
 	sigemptyset(&stopset);
@@ -490,6 +506,7 @@ out:
 			close(sv[i].epfd);
 	}
 	free(sv);
+	walletsig_limit(NULL);
 	curl_global_cleanup();
 	mysql_library_end();
 	sig_release();

@@ -51,6 +51,8 @@ struct config {
 
 	char rpc_url[CONFIG_STR_MAX];
 	uint64_t rpc_timeout_ms;
+	uint64_t sigcheck_max_in_flight; /* per pool on this host: signature checks calling the RPC at once */
+	uint64_t sigcheck_timeout_ms;    /* one signature check's whole wait on the RPC */
 	uint64_t indexer_block_range;
 	uint64_t indexer_poll_ms;
 	uint64_t chain_id;
