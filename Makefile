@@ -229,7 +229,7 @@ install: all
 		$(DESTDIR)$(PREFIX)/share/waymark/nginx
 	install -m 755 $(BUILD)/waymark-fcgi $(BUILD)/waymark $(BUILD)/waymark-indexer $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 sql/*.sql $(DESTDIR)$(PREFIX)/share/waymark/sql/
-	install -m 644 nginx/waymark-fastcgi.conf nginx/waymark-server.conf \
+	install -m 644 nginx/waymark-fastcgi.conf nginx/waymark-server.conf nginx/waymark-cors.conf \
 		$(DESTDIR)$(PREFIX)/share/waymark/nginx/
 	install -m 644 $(BUILD)/nginx-routes.conf $(DESTDIR)$(PREFIX)/share/waymark/nginx/waymark-routes.conf
 	install -m 644 $(BUILD)/nginx-http.conf $(DESTDIR)$(PREFIX)/share/waymark/nginx/waymark-http.conf
