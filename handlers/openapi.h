@@ -5,7 +5,7 @@
  * prints it, so neither can drift from the rows the gatekeeper runs.
  *
  * The document is OpenAPI 3.1.0 with info.version 0.8.0 (the interface
- * version of spec section 9). Per row: an operation under the row's
+ * version, docs/PROTOCOL.md, Interface description). Per row: an operation under the row's
  * pattern and method, its id as operationId, its path and query fields as
  * parameters, its body fields as the JSON request-body schema (closed on
  * EP_STRICT rows), and its answers: the success (201 where the row
@@ -36,7 +36,7 @@
 #include "endpoint.h"
 
 #define OPENAPI_SPEC_VERSION "3.1.0"
-#define OPENAPI_INFO_VERSION "0.8.0"   /* interface description version, spec section 9 */
+#define OPENAPI_INFO_VERSION "0.8.0"   /* docs/PROTOCOL.md, Interface description */
 
 /* The OpenAPI document of tab[0..n) under cfg. */
 json_object *openapi_json(const struct config *cfg, const struct endpoint *tab, size_t n);

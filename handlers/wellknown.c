@@ -13,7 +13,7 @@
 #include "table.h"
 #include "banned.h"
 
-#define SKILL_VERSION "0.19.0"   /* agent skill file version, spec section 9 */
+#define SKILL_VERSION "0.19.0"   /* docs/PROTOCOL.md, Interface description */
 #define WELLKNOWN_VERSION 1      /* the x402 fan-out document's own version */
 
 /* public_base_url without a trailing slash, into out[cap]. */

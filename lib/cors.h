@@ -6,7 +6,8 @@
  * (a payment, a sign-in proof, a signature) is a header or a body the
  * calling script sets itself. So every answer may be read by any origin
  * (Access-Control-Allow-Origin: *, never with credentials), and the origin
- * decides nothing (never a payment: spec section 5.8). What a row adds:
+ * decides nothing (docs/ARCHITECTURE.md, Cross-origin requests). What a
+ * row adds:
  *
  *   exposed on its answers   paid rows PAYMENT-REQUIRED, PAYMENT-RESPONSE,
  *                            WWW-Authenticate, Payment-Receipt; sign-in
