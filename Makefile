@@ -71,7 +71,7 @@ TORTURE_BIN := $(TORTURE_SRC:t/torture/%.c=$(BUILD)/t/torture-%.t)
 GATE_OBJ := $(filter-out $(BUILD)/obj/fcgi/main.o,$(FCGI_OBJ))
 
 PROGS := $(BUILD)/waymark-fcgi $(BUILD)/waymark $(BUILD)/waymark-indexer
-GENERATED := $(BUILD)/nginx-routes.conf $(BUILD)/nginx-http.conf
+GENERATED := $(BUILD)/nginx-routes.conf $(BUILD)/nginx-http.conf docs/openapi.json
 
 # Keep the unit-test objects between builds.
 .SECONDARY:
@@ -141,6 +141,13 @@ $(BUILD)/nginx-routes.conf: $(BUILD)/waymark
 
 $(BUILD)/nginx-http.conf: $(BUILD)/waymark
 	$(BUILD)/waymark routes nginx-http > $@.tmp && mv $@.tmp $@
+
+# The interface description of the reference configuration (built-in
+# defaults, MPP offered), committed so it can be read without a running
+# service; t/1020-openapi.t fails when the committed file is not this.
+# No WAYMARK_* variable of the caller's may change it.
+docs/openapi.json: $(BUILD)/waymark
+	env -i $(BUILD)/waymark routes openapi --reference > $@.tmp && mv $@.tmp $@
 
 lint:
 	@tools/lint
@@ -222,7 +229,7 @@ install: all
 		$(DESTDIR)$(PREFIX)/share/waymark/nginx
 	install -m 755 $(BUILD)/waymark-fcgi $(BUILD)/waymark $(BUILD)/waymark-indexer $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 sql/*.sql $(DESTDIR)$(PREFIX)/share/waymark/sql/
-	install -m 644 nginx/waymark-fastcgi.conf nginx/waymark-server.conf \
+	install -m 644 nginx/waymark-fastcgi.conf nginx/waymark-server.conf nginx/waymark-cors.conf \
 		$(DESTDIR)$(PREFIX)/share/waymark/nginx/
 	install -m 644 $(BUILD)/nginx-routes.conf $(DESTDIR)$(PREFIX)/share/waymark/nginx/waymark-routes.conf
 	install -m 644 $(BUILD)/nginx-http.conf $(DESTDIR)$(PREFIX)/share/waymark/nginx/waymark-http.conf

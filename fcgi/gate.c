@@ -4,6 +4,7 @@
 #include <strings.h>
 
 #include "a2a.h"
+#include "cors.h"
 #include "fields.h"
 #include "gate.h"
 #include "json.h"
@@ -154,6 +155,11 @@ gate_checks(const struct gate *g, struct req *r, struct resp *w)
 	case EP_WRONG_METHOD: {
 		char text[128];
 
+		/* A browser's preflight: answered for any path a row has (lib/cors.h). */
+		if (r->method == HM_OPTIONS)
+			return cors_preflight(g->table, g->ntable, r->path, allow, w) < 0 ?
+			    resp_fail(w, ERR_INTERNAL, NULL, NULL) : ERR_NONE;
+
 		endpoint_allow_text(allow, text, sizeof(text));
 		resp_header(w, "Allow", text);
 		e = resp_fail(w, ERR_METHOD_NOT_ALLOWED, NULL,
@@ -237,4 +243,8 @@ gate_run(const struct gate *g, struct req *r, struct resp *w)
 		resp_header(w, "Retry-After", "5");
 	if (r->ep && (r->ep->flags & EP_NO_STORE))
 		resp_header(w, "Cache-Control", "private, no-store");
+	/* Every answer may be read cross-origin; a preflight wrote its own. */
+	if (!(r->method == HM_OPTIONS && w->status == 204) && cors_answer(r->ep, w) < 0)
+		fprintf(stderr, "waymark: %s %s: the cross-origin headers did not fit\n", r->method_text,
+		    r->ep ? r->ep->id : "-");
 }

@@ -164,6 +164,11 @@ enum err h_disclosure_get(struct req *r, struct resp *w);
 enum err h_disclosure_post(struct req *r, struct resp *w);
 enum err h_disclosure_delete(struct req *r, struct resp *w);
 
+/* openapi.c (the interface description; openapi.h) and wellknown.c */
+enum err h_openapi_get(struct req *r, struct resp *w);
+enum err h_x402_wellknown_get(struct req *r, struct resp *w);
+enum err h_skill_get(struct req *r, struct resp *w);
+
 /* feed.c */
 enum err h_feed_get(struct req *r, struct resp *w);
 

@@ -63,6 +63,9 @@ enum body_kind {
                              * error is the google.rpc.Status body of lib/a2a.h */
 #define EP_REMOTE     0x40u /* may wait on a remote service (the chain RPC) although free:
                              * served by the remote pool, like every paid or signed row */
+#define EP_CREATES    0x100u /* stores something new and answers 201 Created (an idempotent one
+                              * 200 when the identical record was there): the interface
+                              * description (handlers/openapi.h) lists its answers */
 
 typedef enum err (*handler_fn)(struct req *r, struct resp *w);
 

@@ -8,6 +8,9 @@
  *   waymark routes list                    the dispatch table, one row per line
  *   waymark routes nginx                   nginx locations generated from it
  *   waymark routes nginx-http              their rate-limit zones (http level)
+ *   waymark routes openapi [--reference]   the interface description (OpenAPI 3.1) of
+ *                                          this configuration, or of the reference one
+ *                                          docs/openapi.json holds
  *   waymark [-c config] catalog-sync       pull the x402 network catalog (catalog_url)
  *   waymark [-c config] publications-complete [MIN_AGE]
  *   waymark [-c config] profiles-prune
@@ -40,6 +43,7 @@
 #include "db.h"
 #include "endpoint.h"
 #include "migrate.h"
+#include "openapi.h"
 #include "privtips.h"
 #include "profiles.h"
 #include "paystate.h"
@@ -94,7 +98,7 @@ usage(void)
 {
 	fprintf(stderr, "usage: waymark [-c config] config check|get KEY...|keys\n"
 	    "       waymark [-c config] migrate [DIR]\n"
-	    "       waymark routes list|nginx|nginx-http\n"
+	    "       waymark routes list|nginx|nginx-http|openapi [--reference]\n"
 	    "       waymark [-c config] catalog-sync\n"
 	    "       waymark [-c config] publications-complete [MIN_AGE_SECONDS]\n"
 	    "       waymark [-c config] profiles-prune\n"
@@ -226,6 +230,41 @@ remote_timeout_s(const struct config *c)
 	return (2 * c->facilitator_timeout_ms + c->rpc_timeout_ms + second + 999) / 1000 + 3 * c->db_timeout + 5;
 }
 
+/*
+ * The OpenAPI document (handlers/openapi.h), indented. --reference: the
+ * document docs/openapi.json holds, of the built-in defaults (Base
+ * mainnet, its USDC) with MPP offered; the Makefile runs it without any
+ * WAYMARK_* variable. The placeholder that turns MPP on is never printed.
+ */
+static int
+cmd_routes_openapi(const char *path, int argc, char **argv)
+{
+	struct config c;
+	json_object *doc;
+	const char *text;
+	size_t len = 0;
+	bool reference = argc == 2 && strcmp(argv[1], "--reference") == 0;
+
+	if (argc > 2 || (argc == 2 && !reference))
+		return usage();
+	if (load(&c, reference ? NULL : path) < 0)
+		return 2;
+	if (reference)
+		snprintf(c.mpp_secret, sizeof(c.mpp_secret), "%s", "reference-document-only-not-a-secret");
+	doc = openapi_json(&c, endpoints, nendpoints);
+	text = doc && !json_alloc_latched() ? json_object_to_json_string_length(doc,
+	    JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE, &len) : NULL;
+	OPENSSL_cleanse(c.mpp_secret, sizeof(c.mpp_secret));
+	if (text == NULL || json_alloc_latched()) {
+		fprintf(stderr, "waymark: routes openapi: out of memory\n");
+		json_object_put(doc);
+		return 1;
+	}
+	printf("%.*s\n", (int)len, text);
+	json_object_put(doc);
+	return 0;
+}
+
 static int
 cmd_routes(const char *path, int argc, char **argv)
 {
@@ -243,6 +282,8 @@ cmd_routes(const char *path, int argc, char **argv)
 		}
 		return 0;
 	}
+	if (strcmp(argv[0], "openapi") == 0)
+		return cmd_routes_openapi(path, argc, argv);
 	if (strcmp(argv[0], "nginx-http") == 0) {
 		if (load(&c, path) < 0)
 			return 2;
