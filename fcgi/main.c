@@ -9,6 +9,9 @@
  * the secp256k1 context, the dispatch table, the paid-request admission
  * count, the discovery corpus behind its lock) is read-only after start or
  * guarded. INSTALL section 4 describes the two pools this binary serves.
+ * Started as root, it reads the configuration, opens the pool's slot file,
+ * then becomes run_user (lib/runas.h) before its first thread starts: no
+ * request is ever served as root.
  *
  * Usage: waymark-fcgi [-c config-file] [-s socket-path] [-p free|remote] [-t threads]
  *   -p the pool this process serves: its thread count is worker_threads
@@ -44,6 +47,7 @@
 #include "facilitator.h"
 #include "gate.h"
 #include "rpc.h"
+#include "runas.h"
 #include "sig.h"
 #include "table.h"
 #include "banned.h"
@@ -180,6 +184,7 @@ write_resp(FCGX_Stream *out, const struct resp *w, bool head_only)
 /* What one serving thread owns; the shared parts are pointers. */
 struct server {
 	pthread_t tid;
+	size_t index;                   /* of this thread in the process */
 	bool started;
 	atomic_bool in_accept;          /* blocked (or about to block) waiting for a request */
 	atomic_bool done;
@@ -306,6 +311,7 @@ serve(void *arg)
 	FCGX_Request fr;
 
 	mysql_thread_init();
+	admit_thread_take(sv->pay_admit, sv->index);
 	db_init(&db, sv->cfg);
 	g = (struct gate){ .table = endpoints, .ntable = nendpoints, .cfg = sv->cfg, .db = &db,
 	    .read_body = fcgi_read, .pay_admit = sv->pay_admit };
@@ -435,6 +441,15 @@ main(int argc, char **argv)
 	    err, sizeof(err)) < 0 || !slot_path[0])
 		fprintf(stderr, "waymark-fcgi: payment_max_in_flight counts per process here%s%s\n",
 		    slot_path[0] ? ": " : " (no socket file to share it beside)", slot_path[0] ? err : "");
+	else if (admit_open_each(&pay_admit, n, err, sizeof(err)) < 0)
+		fprintf(stderr, "waymark-fcgi: payment_max_in_flight counts per process here: %s\n", err);
+	/* Root is given up here: the configuration is read, each thread's
+	 * description of the slot file is open, and no thread has started. */
+	if (runas_drop(cfg.run_user, err, sizeof(err)) < 0) {
+		fprintf(stderr, "waymark-fcgi: %s\n", err);
+		rc = 1;
+		goto out;
+	}
 	/* TERM, INT and USR1 are taken by sigwait in this thread only; USR2
 	 * (no SA_RESTART) interrupts a serving thread's accept() at shutdown. */
 	sigemptyset(&stopset);
@@ -453,6 +468,7 @@ main(int argc, char **argv)
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {
+		sv[i].index = i;
 		sv[i].fd = fd;
 		sv[i].epfd = -1;
 		sv[i].unix_sock = unix_sock;
@@ -490,6 +506,7 @@ out:
 			close(sv[i].epfd);
 	}
 	free(sv);
+	admit_release(&pay_admit);
 	curl_global_cleanup();
 	mysql_library_end();
 	sig_release();

@@ -12,9 +12,13 @@
  * file (a TCP socket, or a folder the worker cannot write), the limit is
  * an atomic count within the process. docs/ARCHITECTURE.md, "Worker".
  *
- * Each thread opens the file once for itself (admit_thread_release closes
- * it when the thread ends) and holds at most one place at a time: with the
- * slot file, a second admit_enter before admit_leave is refused.
+ * Each thread has its own open file description of the file and holds at
+ * most one place at a time: with the slot file, a second admit_enter before
+ * admit_leave is refused. A worker opens one for each thread at start
+ * (admit_open_each), before it gives up root (lib/runas.h): the file and
+ * its folder need not be reachable by the user it becomes. A thread given
+ * none opens the file itself at its first admit_enter. Either way
+ * admit_thread_release closes it when the thread ends.
  *
  * Return conventions: admit_init is an action (0, or -1 with err set);
  * admit_enter is a predicate (true: admitted, and the caller must call
@@ -33,6 +37,8 @@ struct admit {
 	atomic_uint next;         /* where the next slot search starts */
 	unsigned cap;             /* fixed before the threads start */
 	char path[PATH_MAX];      /* the slot file; "" when the count is per process */
+	int *fds;                 /* admit_open_each's descriptions, -1 once a thread took one */
+	size_t nfds;
 };
 
 /* One admission: the slot held (-1 when counted in the process). */
@@ -46,6 +52,19 @@ struct admit_ticket {
  * be opened: a then counts within the process, and stays usable.
  */
 int admit_init(struct admit *a, unsigned cap, const char *path, char *err, size_t errcap);
+
+/*
+ * Open n descriptions of the slot file now, one per thread to come
+ * (nothing to do without a slot file). -1 (err says why) when one cannot
+ * be opened: a then counts within the process, as admit_init's does.
+ */
+int admit_open_each(struct admit *a, size_t n, char *err, size_t errcap);
+
+/* The calling thread takes description i of admit_open_each's (if any). */
+void admit_thread_take(struct admit *a, size_t i);
+
+/* Close the descriptions no thread took; a itself stays usable per process. */
+void admit_release(struct admit *a);
 
 /* Take a place when fewer than cap are held; false (nothing taken) otherwise. */
 bool admit_enter(struct admit *a, struct admit_ticket *t);
