@@ -97,6 +97,24 @@ like "$out" '^Status: 200' "it serves as $user"
 like "$out" '"reachable": ?true' "and reaches MariaDB"
 kill -TERM "$started"; wait "$started"; is "$?" 0 "and stops on TERM"; started=""
 
+# Under AddressSanitizer (tools/run-tests), a dropped worker can still write
+# into the folder the suite's reports go to: its exit statistics (atexit=1)
+# land there as a report would, in a file of run_user's.
+sandir=$(printf '%s' "${ASAN_OPTIONS:-}" | sed -n 's/.*log_path=\([^:]*\)\/asan.*/\1/p')
+if [ -n "$sandir" ]; then
+	ASAN_OPTIONS="$ASAN_OPTIONS:log_path=$sandir/probe-asan:atexit=1" \
+		"$WAYMARK_BUILD/waymark-fcgi" -c "$conf" -s "$tmp/asan.sock" -t 1 2>>"$tmp/w.err" &
+	started=$!
+	for _ in $(seq 100); do [ -S "$tmp/asan.sock" ] && break; sleep 0.05; done
+	sleep 0.3
+	kill -TERM "$started"; wait "$started"; started=""
+	probe=$(ls "$sandir"/probe-asan.* 2>/dev/null | head -n1)
+	ok "$([ -n "$probe" ]; echo $?)" "a dropped ASan worker writes into the report folder $sandir"
+	is "$(stat -c %U "$probe" 2>/dev/null)" "$user" "as $user"
+	like "$(cat "$probe" 2>/dev/null)" 'AddressSanitizer exit stats' "what it wrote is the sanitizer's"
+	rm -f "$sandir"/probe-asan.*
+fi
+
 # A run_user that cannot be had stops start-up, naming it.
 out=$(WAYMARK_RUN_USER=nosuchuser9 "$WAYMARK_BUILD/waymark-fcgi" -c "$conf" -s "$tmp/x1.sock" 2>&1); rc=$?
 is "$rc" 1 "a worker whose run_user does not exist does not start"
