@@ -2,6 +2,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
@@ -34,6 +35,8 @@ admit_init(struct admit *a, unsigned cap, const char *path, char *err, size_t er
 	atomic_init(&a->next, (unsigned)getpid());
 	a->cap = cap;
 	a->path[0] = '\0';
+	a->fds = NULL;
+	a->nfds = 0;
 	if (path == NULL)
 		return 0;
 	if (strlen(path) >= sizeof(a->path)) {
@@ -48,6 +51,42 @@ admit_init(struct admit *a, unsigned cap, const char *path, char *err, size_t er
 	close(fd);
 	memcpy(a->path, path, strlen(path) + 1);
 	return 0;
+}
+
+int
+admit_open_each(struct admit *a, size_t n, char *err, size_t errcap)
+{
+	if (a->path[0] == '\0' || n == 0)
+		return 0;
+	if ((a->fds = calloc(n, sizeof(*a->fds))) == NULL) {
+		snprintf(err, errcap, "out of memory");
+		a->path[0] = '\0';
+		return -1;
+	}
+	a->nfds = n;
+	for (size_t i = 0; i < n; i++)
+		a->fds[i] = -1;
+	for (size_t i = 0; i < n; i++) {
+		if ((a->fds[i] = open(a->path, O_RDWR | O_CLOEXEC)) < 0) {
+			snprintf(err, errcap, "cannot open the slot file %s: %s", a->path, strerror(errno));
+			admit_release(a);
+			a->path[0] = '\0';
+			return -1;
+		}
+	}
+	return 0;
+}
+
+void
+admit_release(struct admit *a)
+{
+	for (size_t i = 0; i < a->nfds; i++) {
+		if (a->fds[i] >= 0)
+			close(a->fds[i]);
+	}
+	free(a->fds);
+	a->fds = NULL;
+	a->nfds = 0;
 }
 
 static bool
@@ -89,6 +128,19 @@ handle_of(const struct admit *a)
 		close(spare->fd);
 	*spare = (struct slot_handle){ .id = a->id, .fd = -1 };
 	return spare;
+}
+
+void
+admit_thread_take(struct admit *a, size_t i)
+{
+	struct slot_handle *h;
+
+	if (i >= a->nfds || a->fds[i] < 0 || (h = handle_of(a)) == NULL || h->holding)
+		return;
+	if (h->fd >= 0)
+		close(h->fd);
+	h->fd = a->fds[i];
+	a->fds[i] = -1;
 }
 
 bool

@@ -20,6 +20,12 @@
  * the signature-check limit too (up to ADMIT_PER_THREAD limits with slot
  * files in use by one thread at once).
  *
+ * A worker opens one description of each limit's file for each thread at
+ * start (admit_open_each), before it gives up root (lib/runas.h), so the
+ * file and its folder need not be reachable by the user it becomes; each
+ * thread takes its own (admit_thread_take). A thread given none opens the
+ * file itself at its first admit_enter.
+ *
  * Return conventions: admit_init is an action (0, or -1 with err set);
  * admit_enter is a predicate (true: admitted, and the caller must call
  * admit_leave once with the same ticket).
@@ -40,6 +46,8 @@ struct admit {
 	atomic_uint next;         /* where the next slot search starts */
 	unsigned cap;             /* fixed before the threads start */
 	char path[PATH_MAX];      /* the slot file; "" when the count is per process */
+	int *fds;                 /* admit_open_each's descriptions, -1 once a thread took one */
+	size_t nfds;
 };
 
 /* One admission: the slot held (-1 when counted in the process). */
@@ -53,6 +61,19 @@ struct admit_ticket {
  * be opened: a then counts within the process, and stays usable.
  */
 int admit_init(struct admit *a, unsigned cap, const char *path, char *err, size_t errcap);
+
+/*
+ * Open n descriptions of the slot file now, one per thread to come
+ * (nothing to do without a slot file). -1 (err says why) when one cannot
+ * be opened: a then counts within the process, as admit_init's does.
+ */
+int admit_open_each(struct admit *a, size_t n, char *err, size_t errcap);
+
+/* The calling thread takes description i of admit_open_each's (if any) as its handle for a. */
+void admit_thread_take(struct admit *a, size_t i);
+
+/* Close the descriptions no thread took; a itself stays usable per process. */
+void admit_release(struct admit *a);
 
 /*
  * Take a place when fewer than cap are held; false (nothing taken)

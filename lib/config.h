@@ -7,7 +7,9 @@
  *
  * Precedence: built-in default < file < environment. An unknown key, a
  * repeated key or an invalid value stops start-up with a message naming
- * the key (config_load returns -1 and fills err).
+ * the key (config_load returns -1 and fills err). So does a file that
+ * others (neither its owner nor its group) may read or write: it holds
+ * the secrets (INSTALL section 11).
  */
 #ifndef WAYMARK_CONFIG_H
 #define WAYMARK_CONFIG_H
@@ -30,6 +32,7 @@ struct config {
 	uint64_t remote_workers;        /* processes of the remote pool */
 	uint64_t remote_threads;        /* threads per process of the remote pool */
 	uint64_t payment_max_in_flight; /* per remote pool on this host: paid requests past the 402 at once */
+	char run_user[64];              /* workers and indexer started as root become this user (lib/runas.h) */
 
 	char db_socket[1024];
 	char db_host[256];

@@ -21,7 +21,10 @@
  *                                          publications (docs/ARCHITECTURE.md)
  *
  * The config file comes from -c or WAYMARK_CONFIG; WAYMARK_* variables
- * override it. Exit status: 0 ok, 1 failure, 2 usage or invalid config.
+ * override it. A file others may read or write is refused, as by the
+ * workers: it holds the secrets (INSTALL section 3). Unlike the workers
+ * and the indexer this tool keeps its caller's user: it never serves, and
+ * the operator chooses who runs it (INSTALL section 11). Exit status: 0 ok, 1 failure, 2 usage or invalid config.
  */
 #include <inttypes.h>
 #include <stdio.h>

@@ -95,7 +95,7 @@ main(void)
 	pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 	pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
 	int phase, taken, ready[2], go[2];
-	char dir[] = "/tmp/admit-XXXXXX", path[256], path2[256], err[256], c;
+	char dir[] = "/tmp/admit-XXXXXX", path[256], path2[256], moved[256], err[256], c;
 	pid_t child;
 
 	/* Counted in the process. */
@@ -167,7 +167,25 @@ main(void)
 	ok(admit_enter(&local, &t1) && !admit_enter(&local, &t2), "and the limit still holds per process");
 	admit_leave(&local, &t1);
 
-	unlink(path);
+	/* Descriptions opened at start (before a worker gives up root) serve
+	 * threads that could no longer open the file by its path. */
+	snprintf(moved, sizeof(moved), "%s/moved", dir);
+	ok(admit_init(&local, 1, path, err, sizeof(err)) == 0 && admit_open_each(&local, 2, err, sizeof(err)) == 0,
+	    "a description per thread is opened at start");
+	if (rename(path, moved) != 0)
+		BAIL_OUT("rename");
+	ok(!admit_enter(&local, &t1), "a thread without one cannot open a file gone from its path");
+	admit_thread_take(&local, 1);
+	ok(admit_enter(&local, &t1), "a thread that took one needs no path");
+	ok(!admit_enter(&local, &t2), "and still holds one place at most");
+	admit_leave(&local, &t1);
+	admit_thread_release();
+	admit_release(&local);
+	ok(admit_init(&local, 1, "/nonexistent-dir/x.slots", err, sizeof(err)) < 0 &&
+	    admit_open_each(&local, 2, err, sizeof(err)) == 0, "without a slot file there is nothing to open");
+	admit_release(&local);
+
+	unlink(moved);
 	rmdir(dir);
 	return done_testing();
 }
