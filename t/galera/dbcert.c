@@ -222,7 +222,9 @@ main(int argc, char **argv)
 	/* An update node B committed first. */
 	bu.k = key;
 	before = db_txn_retries();
-	ok(db_txn(&a, bump_body, &bu) == DB_OK, "the transaction commits in the end");
+	rc = db_txn(&a, bump_body, &bu);
+	if (!ok(rc == DB_OK, "the transaction commits in the end"))
+		printf("#   rc %d, errno %u: %s\n", rc, a.last_errno, a.err);
 	printf("# first run: the statement after node B's commit got rc %d (errno %u)%s\n",
 	    bu.first_after, bu.first_errno, bu.first_after == DB_OK ? "; the abort came at COMMIT" : "");
 	ok(bu.first_after == DB_OK || (bu.first_after == DB_RETRY && bu.first_errno == 1213),
