@@ -60,6 +60,7 @@ FCGI_SRC := $(sort $(wildcard fcgi/*.c))
 INDEXER_SRC := $(sort $(wildcard indexer/*.c))
 UNIT_SRC := $(sort $(wildcard t/unit/*.c))
 TORTURE_SRC := $(sort $(wildcard t/torture/*.c))
+GALERA_SRC := $(sort $(wildcard t/galera/*.c))
 
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 HANDLER_OBJ := $(HANDLER_SRC:%.c=$(BUILD)/obj/%.o)
@@ -67,6 +68,9 @@ FCGI_OBJ := $(FCGI_SRC:%.c=$(BUILD)/obj/%.o)
 INDEXER_OBJ := $(INDEXER_SRC:%.c=$(BUILD)/obj/%.o)
 UNIT_BIN := $(UNIT_SRC:t/unit/%.c=$(BUILD)/t/%.t)
 TORTURE_BIN := $(TORTURE_SRC:t/torture/%.c=$(BUILD)/t/torture-%.t)
+# C tests that need a Galera cluster: outside build/t, so the suite runs
+# them only through t/1100-galera.t, which starts one.
+GALERA_BIN := $(GALERA_SRC:t/galera/%.c=$(BUILD)/galera/%.t)
 # The worker's objects without its main: the gatekeeper and the payment step.
 GATE_OBJ := $(filter-out $(BUILD)/obj/fcgi/main.o,$(FCGI_OBJ))
 
@@ -80,7 +84,7 @@ GENERATED := $(BUILD)/nginx-routes.conf $(BUILD)/nginx-http.conf docs/openapi.js
 
 PREFIX ?= /usr/local
 DESTDIR ?=
-all: $(PROGS) $(UNIT_BIN) $(TORTURE_BIN) $(GENERATED)
+all: $(PROGS) $(UNIT_BIN) $(TORTURE_BIN) $(GALERA_BIN) $(GENERATED)
 
 deps:
 	@tools/deps
@@ -108,6 +112,7 @@ $(BUILD)/obj/indexer/%.o: INC := $(INC_indexer)
 $(BUILD)/obj/tools/%.o: INC := $(INC_tools)
 $(BUILD)/obj/t/unit/%.o: INC := $(INC_unit)
 $(BUILD)/obj/t/torture/%.o: INC := $(INC_torture)
+$(BUILD)/obj/t/galera/%.o: INC := $(INC_unit)
 
 # Objects follow the flags: a changed Makefile rebuilds them.
 $(BUILD)/obj/%.o: %.c Makefile
@@ -126,6 +131,10 @@ $(BUILD)/waymark: $(BUILD)/obj/tools/waymark.o $(HANDLER_OBJ) $(LIB_OBJ)
 
 # Unit tests link every lib/ and handlers/ object (never fcgi/).
 $(BUILD)/t/%.t: $(BUILD)/obj/t/unit/%.o $(HANDLER_OBJ) $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	@echo "  LD $@"; $(CC) $(WM_LDFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+$(BUILD)/galera/%.t: $(BUILD)/obj/t/galera/%.o $(HANDLER_OBJ) $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	@echo "  LD $@"; $(CC) $(WM_LDFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
