@@ -24,7 +24,7 @@
  *       usdc_transfer, client_settlement: lib/settlement reads the one
  *         USDC Transfer log from accountId in that transaction, succeeded
  *         and confirmed;
- *       client_settlement also (INSTALL, section 11, Client settlements):
+ *       client_settlement also (docs/ARCHITECTURE.md, Profile activity):
  *         the Transfer is not to accountId itself, moves at least
  *         client_settlement_min_atomic, and when the route has a known
  *         payTo (route_pay_to) pays it;
@@ -163,7 +163,8 @@ keep(struct req *r, const char *s)
  * the offers of the route's contexts published by its endpoint payTo (a
  * context's publisher is its offer's payTo; only the endpoint role says
  * that wallet is paid for the route). *known: any is; *match: to is one of
- * them; *shown: one of them, for the message (the catalog's first).
+ * them; *shown and *source (static): for the message, the one that
+ * matches, else the catalog's, else a context's.
  */
 static enum db_rc
 route_pay_to(struct req *r, const uint8_t rid[32], const struct addr *to, bool *known, bool *match,
@@ -192,7 +193,7 @@ route_pay_to(struct req *r, const uint8_t rid[32], const struct addr *to, bool *
 	    SQL_BYTES(to->b, ADDR_LEN));
 	if ((rc = db_query_pair(r->db, &q, a, m, sizeof(a))) != DB_OK)
 		return rc;
-	if (a[0] && (*known == false || strcmp(m, "1") == 0)) {
+	if (a[0] && (!*known || strcmp(m, "1") == 0)) {
 		if (addr_from_digits(a, shown) < 0)
 			return DB_ERROR;
 		*source = "route_context";
@@ -204,7 +205,7 @@ route_pay_to(struct req *r, const uint8_t rid[32], const struct addr *to, bool *
 
 /*
  * The rules a client_settlement's Transfer s must keep beyond being
- * verified (INSTALL, section 11, Client settlements): ERR_NONE, or the
+ * verified (docs/ARCHITECTURE.md, Profile activity): ERR_NONE, or the
  * answer given.
  */
 static enum err
