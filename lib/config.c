@@ -111,6 +111,10 @@ const struct config_key config_keys[] = {
 	    "CAIP-2 network of x402 payments; must be eip155:<chain_id>" },
 	{ "usdc_address", CT_ADDRESS, S(usdc_address),
 	    "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", 0, 0, false, "USDC token contract" },
+	{ "client_settlement_min_atomic", CT_UINT, N(client_settlement_min_atomic), "10000", 0,
+	    UINT64_C(1000000000000), false,
+	    "the least USDC, in atomic units (6 decimals), a client_settlement fact's Transfer must move; "
+	    "default 10000 = $0.01 (INSTALL, section 11)" },
 	{ "pay_to", CT_ADDRESS, S(pay_to), "0x9eD16E6E1c0eA4f3739d1cF23041ed7aA782c08F", 0, 0,
 	    false, "recipient of paid reads and paid review publication" },
 	{ "facilitator_url", CT_URL, S(facilitator_url), "https://api.cdp.coinbase.com/platform/v2/x402", 0, 0,

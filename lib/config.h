@@ -72,6 +72,7 @@ struct config {
 
 	char network[64];               /* CAIP-2, eip155:<chain_id> */
 	struct addr usdc_address;
+	uint64_t client_settlement_min_atomic;   /* least USDC of a client_settlement fact */
 	struct addr pay_to;
 	char facilitator_url[CONFIG_STR_MAX];
 	char facilitator_auth_header[1024];  /* secret: Authorization header value, "" for none */
