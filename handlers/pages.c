@@ -38,6 +38,12 @@ static const char page_style[] =
     ".note{color:#555;font-size:.9rem}footer{border-top:1px solid #ccc;margin-top:2rem;"
     "padding:.5rem 0;font-size:.9rem}";
 
+size_t
+page_len(json_object *a)
+{
+	return json_object_is_type(a, json_type_array) ? json_object_array_length(a) : 0;
+}
+
 void
 page_begin(struct buf *b, const struct config *cfg, const char *title)
 {

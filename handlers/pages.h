@@ -24,6 +24,12 @@
 #define PAGE_SOFT (30 * 1000)      /* past this, lists stop and point to the JSON read; one
                                     * item is at most ~13 KB escaped (a 2000-character text) */
 
+/*
+ * The length of a, or 0 when a is not an array (NULL, or a member a read
+ * could not build: json-c asserts on a wrong type, and a page never does).
+ */
+size_t page_len(json_object *a);
+
 /* Start a page into b (initialized here with PAGE_MAX): the head, the style, the navigation. */
 void page_begin(struct buf *b, const struct config *cfg, const char *title);
 

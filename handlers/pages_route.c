@@ -64,7 +64,7 @@ tl_add(struct timeline *tl, enum tl_kind k, int64_t t)
 static void
 tl_add_times(struct timeline *tl, enum tl_kind k, json_object *arr, const char *key)
 {
-	for (size_t i = 0; i < json_object_array_length(arr); i++) {
+	for (size_t i = 0; i < page_len(arr); i++) {
 		size_t len = 0;
 		const char *s = json_member_string(json_object_array_get_idx(arr, i), key, &len);
 		int64_t t;
@@ -173,7 +173,8 @@ h_page_route_get(struct req *r, struct resp *w)
 	enum err e = ERR_NONE;
 
 	hex_encode(rid->b32, 32, rh);
-	ctx = json_object_new_array();
+	if ((ctx = json_object_new_array()) == NULL)
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
 	if ((rc = route_known(r->db, r->cfg, rh + 2, &known)) != DB_OK ||
 	    (rc = contexts_for_route(r->db, r->cfg, rid->b32, ctx)) != DB_OK ||
 	    (rc = route_recognition_new(r->db, r->cfg, rh + 2, &rec)) != DB_OK) {
@@ -190,7 +191,7 @@ h_page_route_get(struct req *r, struct resp *w)
 	}
 	json_object_object_get_ex(rv, "reviews", &reviews);
 	json_object_object_get_ex(rv, "reviewSummary", &sum);
-	if (!known && json_object_array_length(reviews) == 0) {
+	if (!known && page_len(reviews) == 0) {
 		e = page_fail(r, w, ERR_NOT_FOUND, "No route context, routed recognition or review is "
 		    "known for this route ID.");
 		goto out;
@@ -199,7 +200,7 @@ h_page_route_get(struct req *r, struct resp *w)
 		e = resp_fail(w, ERR_INTERNAL, NULL, NULL);
 		goto out;
 	}
-	first = json_object_array_length(ctx) ? json_object_array_get_idx(ctx, 0) : NULL;
+	first = page_len(ctx) ? json_object_array_get_idx(ctx, 0) : NULL;
 	json_object_object_get_ex(first, "note", &note);
 	json_object_object_get_ex(note, "route", &route);
 	snprintf(title, sizeof(title), "Route %.10s…%s", rh, rh + 62);
@@ -230,7 +231,7 @@ h_page_route_get(struct req *r, struct resp *w)
 	if (first)
 		context_write(&b, first);
 	html_printf(&b, "<h2>Evidence lanes</h2>");
-	if (json_object_array_length(reviews) == 0)
+	if (page_len(reviews) == 0)
 		html_printf(&b, "<p class=\"note\">No reviews are known; that is not a finding.</p>");
 	else
 		page_lanes_write(&b, reviews, false);

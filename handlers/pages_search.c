@@ -69,7 +69,7 @@ review_wallet(json_object *it)
 void
 page_lanes_write(struct buf *b, json_object *reviews, bool with_links)
 {
-	size_t n = json_object_array_length(reviews);
+	size_t n = page_len(reviews);
 
 	for (size_t l = 0; page_lanes[l]; l++) {
 		size_t count = 0, shown = 0;
@@ -142,7 +142,7 @@ candidate_write(struct buf *b, json_object *c)
 	    json_object_get_string(json_object_object_get(usage, "walletCount")),
 	    json_object_get_string(json_object_object_get(usage, "profileCount")));
 	html_printf(b, "<dt>Route ID</dt><dd><code>%s</code></dd></dl>\n", rid);
-	if (json_object_array_length(reviews) == 0)
+	if (page_len(reviews) == 0)
 		html_printf(b, "<p class=\"note\">No reviews are known; that is not a finding.</p>");
 	else
 		page_lanes_write(b, reviews, false);
@@ -167,7 +167,7 @@ h_page_search_get(struct req *r, struct resp *w)
 	    "value=\"%s\"> <button type=\"submit\">Search</button></form>\n", text);
 	html_printf(&b, "<details open><summary>How to read these results</summary>%S</details>\n", rules);
 	json_object_object_get_ex(o, "candidates", &cands);
-	n = json_object_array_length(cands);
+	n = page_len(cands);
 	if (text[0])
 		html_printf(&b, "<h2 class=\"count\">%U candidates for <q>%s</q></h2>\n", (uint64_t)n, text);
 	else
