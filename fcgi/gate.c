@@ -8,6 +8,7 @@
 #include "fields.h"
 #include "gate.h"
 #include "json.h"
+#include "pages.h"
 #include "pay.h"
 #include "siwx_gate.h"
 #include "banned.h"
@@ -232,6 +233,10 @@ gate_run(const struct gate *g, struct req *r, struct resp *w)
 	if (r->ep && (r->ep->flags & EP_A2A) && w->status >= 400 && w->content_type &&
 	    strcmp(w->content_type, "application/json") == 0)
 		a2a_error_from_rest(w, e);
+	/* A page's errors, whoever wrote them, leave as an HTML page (handlers/pages.h). */
+	if (r->ep && (r->ep->flags & EP_HTML) && w->status >= 400 && w->content_type &&
+	    strcmp(w->content_type, "application/json") == 0)
+		page_error_from_rest(r, w);
 	json_alloc_clear();
 	if (e == ERR_DATABASE_UNAVAILABLE || e == ERR_INTERNAL)
 		fprintf(stderr, "waymark: %s %s: %s (db: %s)\n", r->method_text,

@@ -216,16 +216,31 @@ request_body(const struct endpoint *e)
 	return rb;
 }
 
-/* The success answer of a row: a JSON object (A2A's media type on A2A rows). */
+/* A row's answer type: JSON (A2A's media type on A2A rows), a page's HTML, the skill file's Markdown. */
+static const char *
+media_type(const struct endpoint *e)
+{
+	size_t n = strlen(e->pattern);
+
+	if (e->flags & EP_A2A)
+		return "application/a2a+json";
+	if (e->flags & EP_HTML)
+		return "text/html";
+	if (n > 3 && strcmp(e->pattern + n - 3, ".md") == 0)
+		return "text/markdown";
+	return "application/json";
+}
+
+/* The success answer of a row: a JSON object, or the text of a page or the skill file. */
 static json_object *
 success(const struct endpoint *e, const char *text)
 {
 	json_object *o = json_object_new_object(), *content = json_object_new_object(),
 	    *media = json_object_new_object(), *s = json_object_new_object();
-	const char *type = (e->flags & EP_A2A) ? "application/a2a+json" : "application/json";
+	const char *type = media_type(e);
 
 	json_object_object_add(o, "description", str(text));
-	json_object_object_add(s, "type", str("object"));
+	json_object_object_add(s, "type", str(strncmp(type, "text/", 5) == 0 ? "string" : "object"));
 	json_object_object_add(media, "schema", s);
 	json_object_object_add(content, type, media);
 	json_object_object_add(o, "content", content);
@@ -271,12 +286,13 @@ responses(const struct endpoint *e)
 		json_object_object_add(n, "description", str("a notification or response accepted (no body)"));
 		json_object_object_add(r, "202", n);
 	}
-	if (e->flags & (EP_A2A | EP_JSONRPC)) {
+	if (e->flags & (EP_A2A | EP_JSONRPC | EP_HTML)) {
 		/* Their errors are in their own protocol's shape, not the REST body. */
 		json_object *d = json_object_new_object();
 
 		json_object_object_add(d, "description", str((e->flags & EP_A2A) ?
-		    "an A2A error (google.rpc.Status)" : "a JSON-RPC error object"));
+		    "an A2A error (google.rpc.Status)" : (e->flags & EP_HTML) ?
+		    "an error page (text/html) with the error's status" : "a JSON-RPC error object"));
 		json_object_object_add(r, "default", d);
 		return r;
 	}

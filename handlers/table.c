@@ -374,6 +374,24 @@ static const struct field disclosure_fields[] = {
 };
 
 /* A client may name the A2A version as a query parameter instead of the header. */
+static const struct field page_search_fields[] = {
+	{ .name = "q", .src = VS_QUERY, .type = VT_STRING, .max_len = 400 },
+	{ .name = NULL },
+};
+
+static const struct field page_extension_fields[] = {
+	{ .name = "extension", .src = VS_PATH, .type = VT_STRING, .required = true, .min_len = 1,
+	    .max_len = 64 },
+	{ .name = "version", .src = VS_PATH, .type = VT_STRING, .required = true, .min_len = 1,
+	    .max_len = 16 },
+	{ .name = NULL },
+};
+
+/* A website page (docs/ARCHITECTURE.md, Website pages): free, rate-limited as a site read. */
+#define PAGE_ROW(row_id, path, fn, flds, text) \
+	{ .id = row_id, .method = HM_GET, .pattern = path, .handler = fn, .auth = AUTH_NONE, \
+	    .rate = RATE_SITE, .flags = EP_DB | EP_HTML, .fields = flds, .summary = text }
+
 static const struct field a2a_send_fields[] = {
 	{ .name = "A2A-Version", .src = VS_QUERY, .type = VT_STRING, .min_len = 0, .max_len = 16 },
 	{ .name = NULL },
@@ -721,6 +739,24 @@ const struct endpoint endpoints[] = {
 	{ .id = "board.leaderboard", .method = HM_GET, .pattern = "/api/leaderboard",
 	    .handler = h_board_get, .auth = AUTH_NONE, .flags = EP_DB, .fields = board_fields,
 	    .summary = "compatibility alias of /api/v1/board" },
+	PAGE_ROW("pages.search", "/", h_page_search_get, page_search_fields,
+	    "page: search the endpoints (the discovery candidates, lane by lane)"),
+	PAGE_ROW("pages.route", "/routes/{routeId}", h_page_route_get, route_fields,
+	    "page: a route's free facts, signed context, reviews by lane and timeline"),
+	PAGE_ROW("pages.route_alias", "/x402/routes/{routeId}", h_page_route_get, route_fields,
+	    "page: the route page at the discovery candidates' links.web"),
+	PAGE_ROW("pages.handle", "/handles/{handle}", h_page_handle_get, handle_fields,
+	    "page: a handle's points and public tip totals"),
+	PAGE_ROW("pages.board", "/board", h_page_board_get, NULL,
+	    "page: the board of top recipients and tippers"),
+	PAGE_ROW("pages.receipt", "/receipts/{txHash}", h_page_receipt_get, receipt_fields,
+	    "page: the indexed tips a transaction created or settled"),
+	PAGE_ROW("pages.profile", "/profiles/{profileId}", h_page_profile_get, profile_fields,
+	    "page: a published wallet profile (a private one is not found)"),
+	{ .id = "pages.a2a_extension", .method = HM_GET,
+	    .pattern = "/docs/a2a/extensions/{extension}/{version}", .handler = h_page_a2a_extension_get,
+	    .auth = AUTH_NONE, .rate = RATE_SITE, .flags = EP_HTML, .fields = page_extension_fields,
+	    .summary = "page: the A2A extension an extension URI names (docs_url)" },
 	{ .id = "wallets.sent", .method = HM_GET, .pattern = "/api/v1/wallets/{address}/sent",
 	    .handler = h_wallet_sent_get, .auth = AUTH_NONE, .flags = EP_DB, .fields = wallet_sent_fields,
 	    .summary = "a wallet's sender-side tip totals and sent points (aggregates only)" },
