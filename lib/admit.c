@@ -110,19 +110,28 @@ count_enter(struct admit *a)
 	return true;
 }
 
-/* This thread's handle for a: its own, else one free to take over; NULL when none is free. */
+/*
+ * This thread's handle for a: its own, else an unused one, else one of
+ * another limit that holds no place (taken over: a description opened
+ * before root was given up cannot be opened again, so an unused entry
+ * always goes first); NULL when none is free.
+ */
 static struct slot_handle *
 handle_of(const struct admit *a)
 {
-	struct slot_handle *spare = NULL;
+	struct slot_handle *unused = NULL, *idle = NULL, *spare;
 
 	for (size_t i = 0; i < ADMIT_PER_THREAD; i++) {
 		if (handles[i].id == a->id)
 			return &handles[i];
-		if (spare == NULL && (handles[i].id == 0 || !handles[i].holding))
-			spare = &handles[i];
+		if (handles[i].id == 0) {
+			if (unused == NULL)
+				unused = &handles[i];
+		} else if (idle == NULL && !handles[i].holding) {
+			idle = &handles[i];
+		}
 	}
-	if (spare == NULL)
+	if ((spare = unused ? unused : idle) == NULL)
 		return NULL;
 	if (spare->id != 0)
 		close(spare->fd);

@@ -181,6 +181,31 @@ main(void)
 	admit_leave(&local, &t1);
 	admit_thread_release();
 	admit_release(&local);
+	{
+		/* Two limits taken by one thread keep both descriptions: a
+		 * worker's payment and signature-check caps after it gave up
+		 * root, neither file reachable by its path any more. */
+		static struct admit pay, sig;
+		struct admit_ticket tp, ts;
+		char p1[300], p2[300];
+
+		snprintf(p1, sizeof(p1), "%s/pay.slots", dir);
+		snprintf(p2, sizeof(p2), "%s/sig.slots", dir);
+		ok(admit_init(&pay, 1, p1, err, sizeof(err)) == 0 && admit_open_each(&pay, 1, err, sizeof(err)) == 0 &&
+		    admit_init(&sig, 1, p2, err, sizeof(err)) == 0 && admit_open_each(&sig, 1, err, sizeof(err)) == 0,
+		    "two limits open a description each for one thread");
+		unlink(p1);
+		unlink(p2);
+		admit_thread_take(&pay, 0);
+		admit_thread_take(&sig, 0);
+		ok(admit_enter(&pay, &tp), "the thread takes a payment place through its description");
+		ok(admit_enter(&sig, &ts), "and a signature place through the other one, taken second");
+		admit_leave(&sig, &ts);
+		admit_leave(&pay, &tp);
+		admit_thread_release();
+		admit_release(&pay);
+		admit_release(&sig);
+	}
 	ok(admit_init(&local, 1, "/nonexistent-dir/x.slots", err, sizeof(err)) < 0 &&
 	    admit_open_each(&local, 2, err, sizeof(err)) == 0, "without a slot file there is nothing to open");
 	admit_release(&local);
