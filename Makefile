@@ -60,6 +60,7 @@ FCGI_SRC := $(sort $(wildcard fcgi/*.c))
 INDEXER_SRC := $(sort $(wildcard indexer/*.c))
 UNIT_SRC := $(sort $(wildcard t/unit/*.c))
 TORTURE_SRC := $(sort $(wildcard t/torture/*.c))
+GALERA_SRC := $(sort $(wildcard t/galera/*.c))
 
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/obj/%.o)
 HANDLER_OBJ := $(HANDLER_SRC:%.c=$(BUILD)/obj/%.o)
@@ -67,11 +68,14 @@ FCGI_OBJ := $(FCGI_SRC:%.c=$(BUILD)/obj/%.o)
 INDEXER_OBJ := $(INDEXER_SRC:%.c=$(BUILD)/obj/%.o)
 UNIT_BIN := $(UNIT_SRC:t/unit/%.c=$(BUILD)/t/%.t)
 TORTURE_BIN := $(TORTURE_SRC:t/torture/%.c=$(BUILD)/t/torture-%.t)
+# C tests that need a Galera cluster: outside build/t, so the suite runs
+# them only through t/1100-galera.t, which starts one.
+GALERA_BIN := $(GALERA_SRC:t/galera/%.c=$(BUILD)/galera/%.t)
 # The worker's objects without its main: the gatekeeper and the payment step.
 GATE_OBJ := $(filter-out $(BUILD)/obj/fcgi/main.o,$(FCGI_OBJ))
 
 PROGS := $(BUILD)/waymark-fcgi $(BUILD)/waymark $(BUILD)/waymark-indexer
-GENERATED := $(BUILD)/nginx-routes.conf $(BUILD)/nginx-http.conf
+GENERATED := $(BUILD)/nginx-routes.conf $(BUILD)/nginx-http.conf docs/openapi.json
 
 # Keep the unit-test objects between builds.
 .SECONDARY:
@@ -80,7 +84,7 @@ GENERATED := $(BUILD)/nginx-routes.conf $(BUILD)/nginx-http.conf
 
 PREFIX ?= /usr/local
 DESTDIR ?=
-all: $(PROGS) $(UNIT_BIN) $(TORTURE_BIN) $(GENERATED)
+all: $(PROGS) $(UNIT_BIN) $(TORTURE_BIN) $(GALERA_BIN) $(GENERATED)
 
 deps:
 	@tools/deps
@@ -108,6 +112,7 @@ $(BUILD)/obj/indexer/%.o: INC := $(INC_indexer)
 $(BUILD)/obj/tools/%.o: INC := $(INC_tools)
 $(BUILD)/obj/t/unit/%.o: INC := $(INC_unit)
 $(BUILD)/obj/t/torture/%.o: INC := $(INC_torture)
+$(BUILD)/obj/t/galera/%.o: INC := $(INC_unit)
 
 # Objects follow the flags: a changed Makefile rebuilds them.
 $(BUILD)/obj/%.o: %.c Makefile
@@ -129,6 +134,10 @@ $(BUILD)/t/%.t: $(BUILD)/obj/t/unit/%.o $(HANDLER_OBJ) $(LIB_OBJ)
 	@mkdir -p $(dir $@)
 	@echo "  LD $@"; $(CC) $(WM_LDFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
+$(BUILD)/galera/%.t: $(BUILD)/obj/t/galera/%.o $(HANDLER_OBJ) $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	@echo "  LD $@"; $(CC) $(WM_LDFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
 # The allocation torture run drives the gatekeeper in process, so it links
 # fcgi/ too (its allocator hook is in the program itself).
 $(BUILD)/t/torture-%.t: $(BUILD)/obj/t/torture/%.o $(GATE_OBJ) $(HANDLER_OBJ) $(LIB_OBJ)
@@ -141,6 +150,13 @@ $(BUILD)/nginx-routes.conf: $(BUILD)/waymark
 
 $(BUILD)/nginx-http.conf: $(BUILD)/waymark
 	$(BUILD)/waymark routes nginx-http > $@.tmp && mv $@.tmp $@
+
+# The interface description of the reference configuration (built-in
+# defaults, MPP offered), committed so it can be read without a running
+# service; t/1020-openapi.t fails when the committed file is not this.
+# No WAYMARK_* variable of the caller's may change it.
+docs/openapi.json: $(BUILD)/waymark
+	env -i $(BUILD)/waymark routes openapi --reference > $@.tmp && mv $@.tmp $@
 
 lint:
 	@tools/lint
@@ -222,7 +238,7 @@ install: all
 		$(DESTDIR)$(PREFIX)/share/waymark/nginx
 	install -m 755 $(BUILD)/waymark-fcgi $(BUILD)/waymark $(BUILD)/waymark-indexer $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 sql/*.sql $(DESTDIR)$(PREFIX)/share/waymark/sql/
-	install -m 644 nginx/waymark-fastcgi.conf nginx/waymark-server.conf \
+	install -m 644 nginx/waymark-fastcgi.conf nginx/waymark-server.conf nginx/waymark-cors.conf \
 		$(DESTDIR)$(PREFIX)/share/waymark/nginx/
 	install -m 644 $(BUILD)/nginx-routes.conf $(DESTDIR)$(PREFIX)/share/waymark/nginx/waymark-routes.conf
 	install -m 644 $(BUILD)/nginx-http.conf $(DESTDIR)$(PREFIX)/share/waymark/nginx/waymark-http.conf

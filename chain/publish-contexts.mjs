@@ -20,6 +20,7 @@
 import { getAddress, keccak256, toBytes } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { parseArgs, die, connect, requireState, readState } from './lib.mjs';
+import { pacedFetch } from './paced-fetch.mjs';
 
 const USAGE =
   'usage: node chain/publish-contexts.mjs --api URL --rpc URL --state FILE --seed FILE [--days N] [--wait SECONDS]';
@@ -161,7 +162,7 @@ async function waitIndexed(ctx, deadline) {
 }
 
 async function post(body) {
-  const res = await fetch(`${API}/api/v1/x402/route-contexts`, {
+  const res = await pacedFetch(`${API}/api/v1/x402/route-contexts`, {
     method: 'POST',
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify(body),

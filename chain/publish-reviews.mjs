@@ -10,6 +10,7 @@
 import { keccak256, toBytes } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { parseArgs, die, connect, readState, ANVIL_KEYS, ROUTED_BOON_SIGNATURE } from './lib.mjs';
+import { pacedFetch } from './paced-fetch.mjs';
 
 const args = parseArgs(process.argv.slice(2),
   { api: 'string', rpc: 'string', state: 'string', routes: 'string' }, ['api', 'rpc', 'state'],
@@ -57,7 +58,7 @@ for (const [i, c] of chosen.entries()) {
     primaryType: 'X402Review',
     message: { ...review, recognitionLogIndex: BigInt(review.recognitionLogIndex), createdAt: BigInt(review.createdAt) },
   });
-  const res = await fetch(`${API}/api/v1/x402/reviews`, { method: 'POST',
+  const res = await pacedFetch(`${API}/api/v1/x402/reviews`, { method: 'POST',
     headers: { 'content-type': 'application/json' }, body: JSON.stringify({ review, signature }) });
   const body = await res.json().catch(() => ({}));
   if (res.status === 201) out.published++;

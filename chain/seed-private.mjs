@@ -9,6 +9,7 @@
 // there (200), and the disclosure.
 import { privateKeyToAccount } from 'viem/accounts';
 import { parseArgs, die, readState, ANVIL_KEYS } from './lib.mjs';
+import { pacedFetch } from './paced-fetch.mjs';
 
 const args = parseArgs(process.argv.slice(2), { api: 'string', seed: 'string', state: 'string' },
   ['api', 'seed', 'state'], 'usage: node chain/seed-private.mjs --api URL --seed FILE --state FILE');
@@ -21,7 +22,7 @@ if (blobs.length === 0) die('the tip seed lists no private tips');
 
 const out = { published: 0, unchanged: 0, rejected: [] };
 async function call(method, path, body) {
-  const r = await fetch(API + path, { method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const r = await pacedFetch(API + path, { method, headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
   return { status: r.status, body: await r.json().catch(() => null) };
 }
 

@@ -4,9 +4,11 @@
 #include <strings.h>
 
 #include "a2a.h"
+#include "cors.h"
 #include "fields.h"
 #include "gate.h"
 #include "json.h"
+#include "pages.h"
 #include "pay.h"
 #include "siwx_gate.h"
 #include "banned.h"
@@ -154,6 +156,11 @@ gate_checks(const struct gate *g, struct req *r, struct resp *w)
 	case EP_WRONG_METHOD: {
 		char text[128];
 
+		/* A browser's preflight: answered for any path a row has (lib/cors.h). */
+		if (r->method == HM_OPTIONS)
+			return cors_preflight(g->table, g->ntable, r->path, allow, w) < 0 ?
+			    resp_fail(w, ERR_INTERNAL, NULL, NULL) : ERR_NONE;
+
 		endpoint_allow_text(allow, text, sizeof(text));
 		resp_header(w, "Allow", text);
 		e = resp_fail(w, ERR_METHOD_NOT_ALLOWED, NULL,
@@ -226,10 +233,23 @@ gate_run(const struct gate *g, struct req *r, struct resp *w)
 	if (r->ep && (r->ep->flags & EP_A2A) && w->status >= 400 && w->content_type &&
 	    strcmp(w->content_type, "application/json") == 0)
 		a2a_error_from_rest(w, e);
+	/* A page's errors, whoever wrote them, leave as an HTML page (handlers/pages.h). */
+	if (r->ep && (r->ep->flags & EP_HTML) && w->status >= 400 && w->content_type &&
+	    strcmp(w->content_type, "application/json") == 0)
+		page_error_from_rest(r, w);
 	json_alloc_clear();
 	if (e == ERR_DATABASE_UNAVAILABLE || e == ERR_INTERNAL)
 		fprintf(stderr, "waymark: %s %s: %s (db: %s)\n", r->method_text,
 		    r->ep ? r->ep->id : "-", err_info(e)->code, g->db->err[0] ? g->db->err : "-");
+	/* A contract-wallet check refused by its cap, out of time or with the
+	 * node down: the client is told when to try again, on every row kind
+	 * (paid rows already carry it, fcgi/pay.c). */
+	if (e == ERR_SIGNATURE_UNAVAILABLE && strstr(buf_str(&w->headers), "Retry-After:") == NULL)
+		resp_header(w, "Retry-After", "5");
 	if (r->ep && (r->ep->flags & EP_NO_STORE))
 		resp_header(w, "Cache-Control", "private, no-store");
+	/* Every answer may be read cross-origin; a preflight wrote its own. */
+	if (!(r->method == HM_OPTIONS && w->status == 204) && cors_answer(r->ep, w) < 0)
+		fprintf(stderr, "waymark: %s %s: the cross-origin headers did not fit\n", r->method_text,
+		    r->ep ? r->ep->id : "-");
 }

@@ -14,7 +14,11 @@
  *                              sign-in step (siwx_gate.h), which also runs
  *                              the handler; EIP-712 rows as they land
  *   8. database reachable?     503 database_unavailable
- *   9. the handler; then Cache-Control for no-store rows.
+ *   9. the handler; then Cache-Control for no-store rows, and on every
+ *      answer the cross-origin headers of the row (lib/cors.h).
+ *
+ * An OPTIONS request for a path some row has is a browser's preflight,
+ * answered 204 at step 2 with what that path's rows allow (lib/cors.h).
  *
  * The body is read only after 1-4 passed, through the caller's reader.
  */

@@ -9,6 +9,9 @@
  * the secp256k1 context, the dispatch table, the paid-request admission
  * count, the discovery corpus behind its lock) is read-only after start or
  * guarded. INSTALL section 4 describes the two pools this binary serves.
+ * Started as root, it reads the configuration, opens the pool's slot file,
+ * then becomes run_user (lib/runas.h) before its first thread starts: no
+ * request is ever served as root.
  *
  * Usage: waymark-fcgi [-c config-file] [-s socket-path] [-p free|remote] [-t threads]
  *   -p the pool this process serves: its thread count is worker_threads
@@ -44,8 +47,10 @@
 #include "facilitator.h"
 #include "gate.h"
 #include "rpc.h"
+#include "runas.h"
 #include "sig.h"
 #include "table.h"
+#include "walletsig.h"
 #include "banned.h"
 
 #define REQ_POOL_MAX (32u * 1024 * 1024)
@@ -180,6 +185,7 @@ write_resp(FCGX_Stream *out, const struct resp *w, bool head_only)
 /* What one serving thread owns; the shared parts are pointers. */
 struct server {
 	pthread_t tid;
+	size_t index;                   /* of this thread in the process */
 	bool started;
 	atomic_bool in_accept;          /* blocked (or about to block) waiting for a request */
 	atomic_bool done;
@@ -188,6 +194,7 @@ struct server {
 	bool unix_sock;
 	const struct config *cfg;
 	struct admit *pay_admit;        /* shared by the process's threads */
+	struct admit *sig_admit;        /* the signature-check cap (lib/walletsig.h) */
 };
 
 static atomic_bool stopping;
@@ -306,6 +313,8 @@ serve(void *arg)
 	FCGX_Request fr;
 
 	mysql_thread_init();
+	admit_thread_take(sv->pay_admit, sv->index);
+	admit_thread_take(sv->sig_admit, sv->index);
 	db_init(&db, sv->cfg);
 	g = (struct gate){ .table = endpoints, .ntable = nendpoints, .cfg = sv->cfg, .db = &db,
 	    .read_body = fcgi_read, .pay_admit = sv->pay_admit };
@@ -375,11 +384,12 @@ main(int argc, char **argv)
 {
 	const char *conf = getenv("WAYMARK_CONFIG"), *sock = NULL, *pool = "free";
 	struct config cfg;
-	struct admit pay_admit;
+	struct admit pay_admit, sig_admit;
 	struct server *sv = NULL;
 	struct sigaction sa;
 	sigset_t stopset;
-	char err[512], sock_path[PATH_MAX], slot_path[PATH_MAX] = "";
+	char err[512], sock_path[PATH_MAX], slot_path[PATH_MAX] = "",
+	    sig_slot_path[PATH_MAX] = "";
 	int opt, fd = 0, rc = 0;
 	long threads = 0;
 	bool unix_sock, remote;
@@ -435,6 +445,31 @@ main(int argc, char **argv)
 	    err, sizeof(err)) < 0 || !slot_path[0])
 		fprintf(stderr, "waymark-fcgi: payment_max_in_flight counts per process here%s%s\n",
 		    slot_path[0] ? ": " : " (no socket file to share it beside)", slot_path[0] ? err : "");
+	else if (admit_open_each(&pay_admit, n, err, sizeof(err)) < 0)
+		fprintf(stderr, "waymark-fcgi: payment_max_in_flight counts per process here: %s\n", err);
+	/* So does the cap on contract-wallet signature checks calling the RPC
+	 * (lib/walletsig.h), through a slot file of its own: a paid row may
+	 * check a signature while it holds a payment place. */
+	if (slot_path[0]) {
+		int k = snprintf(sig_slot_path, sizeof(sig_slot_path), "%s.sigcheck.slots", sock_path);
+
+		if (k < 0 || (size_t)k >= sizeof(sig_slot_path))
+			sig_slot_path[0] = '\0';
+	}
+	if (admit_init(&sig_admit, (unsigned)cfg.sigcheck_max_in_flight, sig_slot_path[0] ?
+	    sig_slot_path : NULL, err, sizeof(err)) < 0 || !sig_slot_path[0])
+		fprintf(stderr, "waymark-fcgi: sigcheck_max_in_flight counts per process here%s%s\n",
+		    sig_slot_path[0] ? ": " : " (no socket file to share it beside)", sig_slot_path[0] ? err : "");
+	else if (admit_open_each(&sig_admit, n, err, sizeof(err)) < 0)
+		fprintf(stderr, "waymark-fcgi: sigcheck_max_in_flight counts per process here: %s\n", err);
+	walletsig_limit(&sig_admit);
+	/* Root is given up here: the configuration is read, each thread's
+	 * descriptions of the slot files are open, and no thread has started. */
+	if (runas_drop(cfg.run_user, err, sizeof(err)) < 0) {
+		fprintf(stderr, "waymark-fcgi: %s\n", err);
+		rc = 1;
+		goto out;
+	}
 	/* TERM, INT and USR1 are taken by sigwait in this thread only; USR2
 	 * (no SA_RESTART) interrupts a serving thread's accept() at shutdown. */
 	sigemptyset(&stopset);
@@ -453,11 +488,13 @@ main(int argc, char **argv)
 		goto out;
 	}
 	for (size_t i = 0; i < n; i++) {
+		sv[i].index = i;
 		sv[i].fd = fd;
 		sv[i].epfd = -1;
 		sv[i].unix_sock = unix_sock;
 		sv[i].cfg = &cfg;
 		sv[i].pay_admit = &pay_admit;
+		sv[i].sig_admit = &sig_admit;
 		atomic_init(&sv[i].in_accept, false);
 		atomic_init(&sv[i].done, false);
 	}
@@ -490,6 +527,9 @@ out:
 			close(sv[i].epfd);
 	}
 	free(sv);
+	walletsig_limit(NULL);
+	admit_release(&sig_admit);
+	admit_release(&pay_admit);
 	curl_global_cleanup();
 	mysql_library_end();
 	sig_release();

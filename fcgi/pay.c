@@ -499,10 +499,8 @@ pay_run(const struct gate *g, struct req *r, struct resp *w)
 		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
 	rl->cfg = g->cfg;
 	e = pay_serve(g, r, w, rl);
-	/* A browser's script may read the challenges and receipts of both rails. */
-	resp_header(w, "Access-Control-Allow-Origin", "*");
-	resp_header(w, "Access-Control-Expose-Headers", "PAYMENT-REQUIRED, PAYMENT-RESPONSE, "
-	    "WWW-Authenticate, Payment-Receipt");
+	/* The gatekeeper exposes the challenges and receipts of both rails to a
+	 * browser's script (lib/cors.h). */
 	/* Payments unavailable (facilitator down or slow, outcome unknown):
 	 * the client is told when to try again. */
 	if (w->status == 503 && strstr(buf_str(&w->headers), "Retry-After:") == NULL)

@@ -22,16 +22,6 @@
 #define CARD_NAME BRAND_CAPITAL " Agent Recognition"
 #define CARD_ORG "waymark"
 
-static const char *const ext_descriptions[EXT__MAX] = {
-	[EXT_RECOGNITION_V01] = "Agent recognition v0.1 (canonical): recognition suggestions, "
-	    "previews and records in artifact metadata; never executes a transaction.",
-	[EXT_RECOGNITION_V02] = "Agent recognition v0.2: recognition targets an agent may advertise; "
-	    "a discovered target is an invitation, never an authorization.",
-	[EXT_LEGACY_V01] = "Deprecated alias of agent recognition v0.1 (Stage 1 duplicates the "
-	    "legacy keys here during the compatibility window).",
-	[EXT_LEGACY_V02] = "Deprecated alias of agent recognition v0.2.",
-};
-
 /* A JSON answer with a content type of our choosing. */
 static enum err
 answer(struct resp *w, int status, json_object *o, const char *ctype)
@@ -90,7 +80,7 @@ card_json(const struct config *cfg)
 
 		json_object_object_add(x, "uri", str(skill_ext_uri(cfg, (enum skill_ext)e, uri,
 		    sizeof(uri))));
-		json_object_object_add(x, "description", str(ext_descriptions[e]));
+		json_object_object_add(x, "description", str(skill_ext_descriptions[e]));
 		json_object_object_add(x, "required", json_object_new_boolean(0));
 		json_object_array_add(exts, x);
 	}

@@ -24,6 +24,10 @@
  *       usdc_transfer, client_settlement: lib/settlement reads the one
  *         USDC Transfer log from accountId in that transaction, succeeded
  *         and confirmed;
+ *       client_settlement also (docs/ARCHITECTURE.md, Profile activity):
+ *         the Transfer is not to accountId itself, moves at least
+ *         client_settlement_min_atomic, and when the route has a known
+ *         payTo (route_pay_to) pays it;
  *     a chain that cannot answer is 503 chain_unavailable, nothing stored;
  *   - the fact is inserted by one INSERT ... SELECT that also requires the
  *     wallet still active in the profile; its activity ID is the digest of
@@ -153,6 +157,85 @@ keep(struct req *r, const char *s)
 	return pool_strndup(&r->pool, s, strlen(s));
 }
 
+/*
+ * The payTo of the route rid is known from: the catalog's pin
+ * (handlers/authority.h: a listing's signed offer, or its challenge), and
+ * the offers of the route's contexts published by its endpoint payTo (a
+ * context's publisher is its offer's payTo; only the endpoint role says
+ * that wallet is paid for the route). *known: any is; *match: to is one of
+ * them; *shown and *source (static): for the message, the one that
+ * matches, else the catalog's, else a context's.
+ */
+static enum db_rc
+route_pay_to(struct req *r, const uint8_t rid[32], const struct addr *to, bool *known, bool *match,
+    struct addr *shown, const char **source)
+{
+	char b[512], rhex[65], a[80], m[80];
+	struct sql q = SQL_ON(b);
+	struct authority au;
+	enum db_rc rc;
+
+	*known = *match = false;
+	*source = NULL;
+	hex_digits(rid, 32, rhex);
+	if ((rc = authority_load(r->db, r->cfg, rhex, &au)) != DB_OK)
+		return rc;
+	if (au.has_pay_to) {
+		*known = true;
+		*match = addr_eq(&au.pay_to, to);
+		*shown = au.pay_to;
+		*source = au.pay_to_source;
+	}
+	/* The matching context's payTo first, so one row answers both questions. */
+	sql_add(&q, "SELECT LOWER(HEX(pay_to)), pay_to = ? FROM route_contexts WHERE chain_id = ? AND "
+	    "route_id = ? AND FIND_IN_SET('endpoint', participant_roles) ORDER BY pay_to = ? DESC, publisher "
+	    "LIMIT 1", SQL_BYTES(to->b, ADDR_LEN), SQL_U64(r->cfg->chain_id), SQL_BYTES(rid, 32),
+	    SQL_BYTES(to->b, ADDR_LEN));
+	if ((rc = db_query_pair(r->db, &q, a, m, sizeof(a))) != DB_OK)
+		return rc;
+	if (a[0] && (!*known || strcmp(m, "1") == 0)) {
+		if (addr_from_digits(a, shown) < 0)
+			return DB_ERROR;
+		*source = "route_context";
+	}
+	*known = *known || a[0];
+	*match = *match || strcmp(m, "1") == 0;
+	return DB_OK;
+}
+
+/*
+ * The rules a client_settlement's Transfer s must keep beyond being
+ * verified (docs/ARCHITECTURE.md, Profile activity): ERR_NONE, or the
+ * answer given.
+ */
+static enum err
+client_rules(struct req *r, struct resp *w, const struct activity_evidence *e, const struct pub *p,
+    const struct settlement *s)
+{
+	char to[ADDR_TEXT_LEN + 1], pin[ADDR_TEXT_LEN + 1];
+	struct u256 least;
+	struct addr shown;
+	const char *source;
+	bool known, match;
+
+	if (memcmp(s->to.b, p->account, 20) == 0)
+		return resp_fail(w, ERR_EVIDENCE_UNVERIFIED, "evidence.transaction", "The USDC Transfer is "
+		    "from accountId to itself: a transfer to oneself pays no endpoint and is no client settlement.");
+	u256_from_u64(&least, r->cfg->client_settlement_min_atomic);
+	if (u256_cmp(&s->value, &least) < 0)
+		return resp_fail(w, ERR_EVIDENCE_UNVERIFIED, "evidence.transaction", "The USDC Transfer moved "
+		    "%s atomic units, less than the %" PRIu64 " a client settlement must move.", s->amount,
+		    r->cfg->client_settlement_min_atomic);
+	if (route_pay_to(r, e->route_id, &s->to, &known, &match, &shown, &source) != DB_OK)
+		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
+	if (known && !match)
+		return resp_fail(w, ERR_EVIDENCE_UNVERIFIED, "evidence.transaction", "The USDC Transfer pays %s, "
+		    "but the route %s %s%s is paid to %s (%s): a client settlement must pay the route's known "
+		    "payTo.", addr_format(&s->to, to), e->method, e->origin, e->path, addr_format(&shown, pin),
+		    source);
+	return ERR_NONE;
+}
+
 /* usdc_transfer and client_settlement: the Transfer from the wallet, on the chain. */
 static enum err
 verify_transfer(struct req *r, struct resp *w, const struct activity_evidence *e, struct pub *p)
@@ -160,6 +243,7 @@ verify_transfer(struct req *r, struct resp *w, const struct activity_evidence *e
 	struct settlement_want want = { .log_index = e->log_index };
 	struct settlement s;
 	enum settlement_rc rc;
+	enum err er;
 	json_object *d;
 	bool attested = e->kind == ACTIVITY_CLIENT_SETTLEMENT;
 
@@ -168,6 +252,8 @@ verify_transfer(struct req *r, struct resp *w, const struct activity_evidence *e
 	memcpy(want.from.b, p->account, 20);
 	if ((rc = settlement_verify(r->cfg, &want, &s)) != SETTLEMENT_OK)
 		return settlement_fail(w, rc, "evidence.transaction");
+	if (attested && (er = client_rules(r, w, e, p, &s)) != ERR_NONE)
+		return er;
 	p->kind = attested ? "used" : "paid_settlement";
 	p->has_asset = p->has_tx = p->has_log = true;
 	memcpy(p->asset, r->cfg->usdc_address.b, 20);

@@ -340,6 +340,8 @@ v_candidate(struct req *r, struct resp *w, const char *path, json_object *c)
 		"reviews", "usage", "price", "invocation", "links", NULL };
 	static const char *const opt_keys[] = { "limitations", NULL };
 	static const char *const usage_keys[] = { "useCount", "walletCount", "profileCount", NULL };
+	/* Newer than the interface's three; a baseline saved before it lacks it. */
+	static const char *const usage_opt[] = { "clientSettlementProfileCount", NULL };
 	static const char *const inv_keys[] = { "client", "discoveryUrl", "method", "endpoint",
 		"requiresApproval", NULL };
 	static const char *const link_keys[] = { "web", "api", NULL };
@@ -370,11 +372,15 @@ v_candidate(struct req *r, struct resp *w, const char *path, json_object *c)
 		if ((e = v_review(r, w, idx(q, p, i), json_object_array_get_idx(rv, i), rid)) != ERR_NONE)
 			return e;
 	u = get(c, "usage");
-	if ((e = v_members(w, sub(p, path, "usage"), u, NULL, usage_keys)) != ERR_NONE)
+	if ((e = v_members(w, sub(p, path, "usage"), u, usage_opt, usage_keys)) != ERR_NONE)
 		return e;
 	for (size_t i = 0; usage_keys[i]; i++)
 		if ((e = v_int(w, sub(q, p, usage_keys[i]), get(u, usage_keys[i]), 0, 9007199254740991LL,
 		    NULL)) != ERR_NONE)
+			return e;
+	for (size_t i = 0; usage_opt[i]; i++)
+		if (json_object_object_get_ex(u, usage_opt[i], NULL) && (e = v_int(w, sub(q, p, usage_opt[i]),
+		    get(u, usage_opt[i]), 0, 9007199254740991LL, NULL)) != ERR_NONE)
 			return e;
 	if ((e = v_price(w, sub(p, path, "price"), get(c, "price"))) != ERR_NONE)
 		return e;

@@ -439,30 +439,41 @@ corpus_review_sql(struct sql *q, uint64_t chain, const char *reviewer)
 		sql_add(q, ") u ORDER BY route_id, ts DESC, src DESC, id DESC");
 		return;
 	}
+	/*
+	 * The slots: each lane's CORPUS_LANE_SLOTS newest first (ln, the rank
+	 * within the lane), then, while slots are left, the newer of the rest;
+	 * shown newest first.
+	 */
 	sql_add(q, "SELECT route_id, lane, review_text, rv, DATE_FORMAT(ts, '%Y-%m-%dT%H:%i:%sZ'), sp, sa "
-	    "FROM (SELECT u.*, ROW_NUMBER() OVER (PARTITION BY route_id ORDER BY ts DESC, src DESC, id "
-	    "DESC) AS n FROM (");
+	    "FROM (SELECT l.*, ROW_NUMBER() OVER (PARTITION BY route_id ORDER BY ln > ?, ts DESC, src DESC, "
+	    "id DESC) AS n FROM (SELECT u.*, ROW_NUMBER() OVER (PARTITION BY route_id, lane ORDER BY ts DESC, "
+	    "src DESC, id DESC) AS ln FROM (", SQL_U64(CORPUS_LANE_SLOTS));
 	review_union(q, chain, NULL);
-	sql_add(q, ") u) t WHERE n <= 10 ORDER BY route_id, n");
+	sql_add(q, ") u) l) t WHERE n <= ? ORDER BY route_id, ts DESC, src DESC, id DESC",
+	    SQL_U64(CORPUS_REVIEWS_MAX));
 }
 
 /*
- * Public profiles with a used fact of each corpus route (usage.profileCount):
- * the profile is public_all and the wallet that published the fact is
- * still active in it.
+ * Public profiles with a used fact of each corpus route, counted apart by
+ * its evidence: an official receipt (usage.profileCount) or the wallet's
+ * own word bound to a settlement (usage.clientSettlementProfileCount;
+ * docs/ARCHITECTURE.md, Profile activity). The profile is public_all and
+ * the wallet that published the fact is still active in it.
  */
 static enum db_rc
 load_profiles(struct db *db, struct corpus *k)
 {
-	char b[768];
+	char b[1024];
 	struct sql q = SQL_ON(b);
 
-	sql_add(&q, "SELECT a.route_id, COUNT(DISTINCT a.profile_id) FROM profile_activity a JOIN profiles p "
-	    "ON p.profile_id = a.profile_id JOIN profile_wallets w ON w.profile_id = a.profile_id AND "
-	    "w.chain_id = a.chain_id AND w.active_wallet = a.account WHERE a.chain_id = ? AND a.kind = 'used' "
-	    "AND a.route_id IS NOT NULL AND p.discovery_mode = 'public_all' GROUP BY a.route_id",
-	    SQL_U64(VALID_ACCOUNT_CHAIN_ID));
-	return load_counts(db, k, &q, offsetof(struct cand, profiles), NO_COUNT);
+	sql_add(&q, "SELECT a.route_id, COUNT(DISTINCT IF(a.evidence_kind = 'x402_receipt', a.profile_id, "
+	    "NULL)), COUNT(DISTINCT IF(a.evidence_kind = 'client_settlement', a.profile_id, NULL)) FROM "
+	    "profile_activity a JOIN profiles p ON p.profile_id = a.profile_id JOIN profile_wallets w ON "
+	    "w.profile_id = a.profile_id AND w.chain_id = a.chain_id AND w.active_wallet = a.account WHERE "
+	    "a.chain_id = ? AND a.kind = 'used' AND a.route_id IS NOT NULL AND p.discovery_mode = "
+	    "'public_all' GROUP BY a.route_id", SQL_U64(VALID_ACCOUNT_CHAIN_ID));
+	return load_counts(db, k, &q, offsetof(struct cand, profiles),
+	    offsetof(struct cand, settlement_profiles));
 }
 
 /*
@@ -474,7 +485,7 @@ load_profiles(struct db *db, struct corpus *k)
 static enum db_rc
 load_reviews(struct db *db, const struct config *cfg, struct corpus *k)
 {
-	char b[2048];
+	char b[4096];
 	struct sql q = SQL_ON(b);
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
@@ -530,6 +541,7 @@ reviews_drop(struct corpus *k, bool put)
 			json_object_put(k->e[i].reviews);
 		k->e[i].reviews = NULL;
 		k->e[i].boon_reviews = k->e[i].boon_reviewers = k->e[i].profiles = 0;
+		k->e[i].settlement_profiles = 0;
 	}
 }
 

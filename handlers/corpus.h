@@ -27,6 +27,14 @@
 #include "sql.h"
 #include "wordindex.h"
 
+/*
+ * Review slots of a candidate, and how many one evidence lane fills while
+ * the other lanes have reviews for the rest (docs/ARCHITECTURE.md,
+ * Discovery corpus): one lane cannot crowd out the others.
+ */
+#define CORPUS_REVIEWS_MAX 10
+#define CORPUS_LANE_SLOTS 4
+
 /* The indexed text fields of an entry (wordindex field numbers). */
 enum field_id { F_TITLE, F_SUMMARY, F_CONTEXT, F_URL, F__MAX };
 
@@ -41,9 +49,10 @@ struct cand {
 	int64_t created;            /* the context note's createdAt (newest describes) */
 	int64_t expires;            /* the context note's expiresAt; 0 for catalog-only */
 	uint64_t uses, wallets;
-	uint64_t profiles;          /* public profiles with a used fact of this route */
+	uint64_t profiles;          /* public profiles with a receipt-backed used fact of this route */
+	uint64_t settlement_profiles;   /* public profiles with a client_settlement used fact of it */
 	uint64_t boon_reviews, boon_reviewers;
-	json_object *reviews;       /* up to 10 review items, newest first (or NULL) */
+	json_object *reviews;       /* up to CORPUS_REVIEWS_MAX review items, newest first (or NULL) */
 };
 
 /*
@@ -111,8 +120,10 @@ json_object *corpus_review_item(const struct config *cfg, const uint8_t route_id
  * hex, published, profile ID, activity ID): the lanes' reviews and the
  * client_settlement reviews of public activity (the last two columns NULL
  * for the others), on chain. With reviewer (40 hex digits) only that
- * wallet's, ordered by route ID, newest first; without, at most the 10
- * newest of each route. Appended to q.
+ * wallet's, ordered by route ID, newest first; without, the
+ * CORPUS_REVIEWS_MAX shown of each route (the CORPUS_LANE_SLOTS newest of
+ * each lane first, then the newest of the rest while slots are left),
+ * ordered by route ID, newest first. Appended to q.
  */
 void corpus_review_sql(struct sql *q, uint64_t chain, const char *reviewer);
 

@@ -14,13 +14,16 @@
  * boon_backed reviewers, then route ID. Token holdings, burns and
  * recognition amounts never rank, and neither do receipt_verified,
  * self_reported or client_settlement reviews. Each candidate carries up
- * to 10 reviews (newest first, every lane, each with its evidence kind
- * and the free review source as sourceUrl: the route's reviews, or for a
- * client_settlement review the public profile activity it is attached
- * to); with `reviewer`, only routes that wallet reviewed remain and its
- * reviews come first. usage.profileCount counts the public (public_all)
- * profiles with a used fact of the route; nothing of a private profile is
- * read (docs/ARCHITECTURE.md, Profile activity).
+ * to 10 reviews (newest first, every lane, at most 4 of one lane while
+ * other lanes have reviews to fill the slots (corpus.h), each with its
+ * evidence kind and the free review source as sourceUrl: the route's
+ * reviews, or for a client_settlement review the public profile activity
+ * it is attached to); with `reviewer`, only routes that wallet reviewed
+ * remain and its reviews come first. usage.profileCount counts the public
+ * (public_all) profiles with a receipt-backed used fact of the route,
+ * usage.clientSettlementProfileCount those with a client_settlement one;
+ * nothing of a private profile is read (docs/ARCHITECTURE.md, Profile
+ * activity).
  *
  * A route is a candidate while any of its descriptions is current: the
  * newest unexpired context describes it, else a catalog listing does.
@@ -174,12 +177,13 @@ candidate_reviews(const struct cand *c, const struct mine *m, const char *review
 
 	if (m == NULL)
 		return c->reviews ? corpus_copy(c->reviews) : json_object_new_array();
-	/* The reviewer's reviews first, then the others, at most 10. */
+	/* The reviewer's reviews first, then the others (the corpus's slots), at most CORPUS_REVIEWS_MAX. */
 	a = json_object_new_array();
-	for (size_t i = 0; i < json_object_array_length(m->items) && json_object_array_length(a) < 10; i++)
+	for (size_t i = 0; i < json_object_array_length(m->items) &&
+	    json_object_array_length(a) < CORPUS_REVIEWS_MAX; i++)
 		json_object_array_add(a, json_object_get(json_object_array_get_idx(m->items, i)));
 	for (size_t i = 0; c->reviews && i < json_object_array_length(c->reviews) &&
-	    json_object_array_length(a) < 10; i++) {
+	    json_object_array_length(a) < CORPUS_REVIEWS_MAX; i++) {
 		json_object *it = json_object_array_get_idx(c->reviews, i), *rv = NULL;
 
 		json_object_object_get_ex(it, "reviewer", &rv);
@@ -209,6 +213,8 @@ candidate_json(const struct config *cfg, const struct cand *c, const uint32_t *m
 	json_object_object_add(usage, "useCount", json_object_new_int64((int64_t)c->uses));
 	json_object_object_add(usage, "walletCount", json_object_new_int64((int64_t)c->wallets));
 	json_object_object_add(usage, "profileCount", json_object_new_int64((int64_t)c->profiles));
+	json_object_object_add(usage, "clientSettlementProfileCount",
+	    json_object_new_int64((int64_t)c->settlement_profiles));
 	json_object_object_add(o, "usage", usage);
 	price = json_object_new_object();
 	if (c->price_usdc[0]) {

@@ -142,7 +142,10 @@ static const struct column columns[] = {
 	{ "priceCheckedAt", "When the listed price was seen, or null." },
 	{ "useCount", "Routed recognitions indexed for the route (discovery usage.useCount)." },
 	{ "walletCount", "Distinct wallets that sent them (discovery usage.walletCount)." },
-	{ "profileCount", "Public profiles with use facts for the route (discovery usage.profileCount)." },
+	{ "profileCount", "Public profiles with receipt-backed use facts for the route (discovery "
+	    "usage.profileCount)." },
+	{ "clientSettlementProfileCount", "Public profiles whose use of the route rests on their own "
+	    "client_settlement facts (discovery usage.clientSettlementProfileCount)." },
 	{ BRAND_LOWER "BackedReviewCount", "Reviews in the " BRAND_LANE " lane (cite a routed recognition)." },
 	{ "receiptVerifiedReviewCount", "Reviews in the receipt_verified lane." },
 	{ "selfReportedReviewCount", "Reviews in the self_reported lane (prove signer control only)." },
@@ -203,6 +206,7 @@ route_facts(struct req *r, json_object *cand, json_object **out)
 	copy_member(f, "useCount", usage, "useCount");
 	copy_member(f, "walletCount", usage, "walletCount");
 	copy_member(f, "profileCount", usage, "profileCount");
+	copy_member(f, "clientSettlementProfileCount", usage, "clientSettlementProfileCount");
 	copy_member(f, BRAND_LOWER "BackedReviewCount", sum, BRAND_LOWER "BackedCount");
 	copy_member(f, "receiptVerifiedReviewCount", sum, "receiptVerifiedCount");
 	copy_member(f, "selfReportedReviewCount", sum, "selfReportedCount");
@@ -286,8 +290,8 @@ out:
 /* Names compared per candidate; "reviewsShown.<lane>" follow for each lane. */
 static const char *const diff_fields[] = {
 	"position", "title", "summary", "url", "method", "price.amount", "price.currency", "price.status",
-	"price.checkedAt", "usage.useCount", "usage.walletCount", "usage.profileCount", "matchReasons",
-	"reviewsShown.latestPublishedAt", NULL,
+	"price.checkedAt", "usage.useCount", "usage.walletCount", "usage.profileCount",
+	"usage.clientSettlementProfileCount", "matchReasons", "reviewsShown.latestPublishedAt", NULL,
 };
 
 /* The compared facts of a candidate (validated snapshot JSON) at 1-based position. */
@@ -312,6 +316,9 @@ diff_facts(json_object *c, size_t position)
 	copy_member(f, "usage.useCount", usage, "useCount");
 	copy_member(f, "usage.walletCount", usage, "walletCount");
 	copy_member(f, "usage.profileCount", usage, "profileCount");
+	/* A baseline saved before the member existed lacks it: not compared (report_changes). */
+	if (json_object_object_get_ex(usage, "clientSettlementProfileCount", NULL))
+		copy_member(f, "usage.clientSettlementProfileCount", usage, "clientSettlementProfileCount");
 	copy_member(f, "matchReasons", c, "matchReasons");
 	for (size_t l = 0; baseline_lanes[l]; l++) {
 		int64_t n = 0;
@@ -419,6 +426,8 @@ report_changes(struct req *r, struct resp *w, const struct params *p, json_objec
 		nf = diff_facts(c, i + 1);
 		changes = json_object_new_array();
 		for (size_t k = 0; diff_fields[k]; k++) {
+			if (!json_object_object_get_ex(of, diff_fields[k], NULL))
+				continue;   /* a member the baseline predates */
 			diff_one(changes, diff_fields[k], of, nf);
 			if (strcmp(diff_fields[k], "matchReasons") == 0)
 				for (size_t l = 0; baseline_lanes[l]; l++) {

@@ -12,10 +12,10 @@
 #include "db.h"
 
 /* Columns review_record reads, FROM reviews r LEFT JOIN the recognition b.
- * A printf format fragment: its % signs are doubled. */
+ * Appended by sql_add, which takes its template as it is (no printf). */
 #define REVIEW_COLUMNS \
 	"r.lane, LOWER(HEX(r.route_id)), LOWER(HEX(r.reviewer)), r.review_text, r.created_at, " \
-	"DATE_FORMAT(r.published_at, '%%Y-%%m-%%dT%%H:%%i:%%sZ'), r.signature_kind, " \
+	"DATE_FORMAT(r.published_at, '%Y-%m-%dT%H:%i:%sZ'), r.signature_kind, " \
 	"LOWER(HEX(r.recognition_tx_hash)), r.recognition_log_index, " \
 	"b.endpoint_usdc + b.network_usdc, b.boon_burned, r.receipt_json, r.authority_json"
 /* How many columns REVIEW_COLUMNS selects. */

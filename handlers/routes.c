@@ -94,8 +94,7 @@ route_contract_new(const struct config *cfg)
 	return json_object_new_string(addr_format(&cfg->companion_address, t));
 }
 
-/* *known: the route has indexed recognitions or current contexts. */
-static enum db_rc
+enum db_rc
 route_known(struct db *db, const struct config *cfg, const char *rid, bool *known)
 {
 	char b[512];

@@ -6,6 +6,8 @@
 #ifndef WAYMARK_ROUTES_H
 #define WAYMARK_ROUTES_H
 
+#include <stdbool.h>
+
 #include <json-c/json.h>
 
 #include "config.h"
@@ -21,6 +23,12 @@
  */
 enum db_rc route_recognition_new(struct db *db, const struct config *cfg, const char *rid,
     json_object **out);
+
+/*
+ * *known: the route rid (64 lowercase hex digits) has indexed recognitions
+ * or current contexts. DB_OK, or the failing query's code.
+ */
+enum db_rc route_known(struct db *db, const struct config *cfg, const char *rid, bool *known);
 
 /* The contract every record names: the configured companion. A new string. */
 json_object *route_contract_new(const struct config *cfg);

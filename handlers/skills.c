@@ -44,6 +44,22 @@ static const char *const ext_paths[EXT__MAX] = {
 	[EXT_LEGACY_V02] = "/a2a/extensions/" BRAND_LOWER "-agent-payments/v0.2",
 };
 
+const char *const skill_ext_descriptions[EXT__MAX] = {
+	[EXT_RECOGNITION_V01] = "Agent recognition v0.1 (canonical): recognition suggestions, "
+	    "previews and records in artifact metadata; never executes a transaction.",
+	[EXT_RECOGNITION_V02] = "Agent recognition v0.2: recognition targets an agent may advertise; "
+	    "a discovered target is an invitation, never an authorization.",
+	[EXT_LEGACY_V01] = "Deprecated alias of agent recognition v0.1 (Stage 1 duplicates the "
+	    "legacy keys here during the compatibility window).",
+	[EXT_LEGACY_V02] = "Deprecated alias of agent recognition v0.2.",
+};
+
+const char *
+skill_ext_path(enum skill_ext e)
+{
+	return e < EXT__MAX ? ext_paths[e] : NULL;
+}
+
 char *
 skill_ext_uri(const struct config *cfg, enum skill_ext e, char *out, size_t cap)
 {

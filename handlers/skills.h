@@ -93,6 +93,10 @@ void skill_unknown(const char *id, struct skill_result *out);
 
 void skill_result_release(struct skill_result *res);
 
+/* The extension's path under docs_url ("/a2a/extensions/..."), or NULL; and its description. */
+const char *skill_ext_path(enum skill_ext e);
+extern const char *const skill_ext_descriptions[EXT__MAX];
+
 /* The configured extension URI into out[cap]; out ("" when it does not fit). */
 char *skill_ext_uri(const struct config *cfg, enum skill_ext e, char *out, size_t cap);
 

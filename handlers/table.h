@@ -165,6 +165,20 @@ enum err h_disclosure_get(struct req *r, struct resp *w);
 enum err h_disclosure_post(struct req *r, struct resp *w);
 enum err h_disclosure_delete(struct req *r, struct resp *w);
 
+/* openapi.c (the interface description; openapi.h) and wellknown.c */
+enum err h_openapi_get(struct req *r, struct resp *w);
+enum err h_x402_wellknown_get(struct req *r, struct resp *w);
+enum err h_skill_get(struct req *r, struct resp *w);
+
+/* pages*.c (the website pages, EP_HTML rows; pages.h) */
+enum err h_page_search_get(struct req *r, struct resp *w);
+enum err h_page_route_get(struct req *r, struct resp *w);
+enum err h_page_handle_get(struct req *r, struct resp *w);
+enum err h_page_board_get(struct req *r, struct resp *w);
+enum err h_page_receipt_get(struct req *r, struct resp *w);
+enum err h_page_profile_get(struct req *r, struct resp *w);
+enum err h_page_a2a_extension_get(struct req *r, struct resp *w);
+
 /* feed.c */
 enum err h_feed_get(struct req *r, struct resp *w);
 

@@ -19,6 +19,8 @@
  * Usage: waymark-indexer [-c config] [-x]
  *   -x  exit once caught up with the safe head, printing throughput
  * SIGTERM: finish the current step, then exit 0.
+ * Started as root, it becomes run_user (lib/runas.h) once the configuration
+ * is read, before it opens a connection.
  */
 #include <inttypes.h>
 #include <pthread.h>
@@ -34,6 +36,7 @@
 #include "hex.h"
 #include "routedboon.h"
 #include "rpc.h"
+#include "runas.h"
 #include "store.h"
 #include "tipevent.h"
 #include "banned.h"
@@ -750,6 +753,10 @@ main(int argc, char **argv)
 	if (cfg.rpc_url[0] == '\0') {
 		fprintf(stderr, "waymark-indexer: config: rpc_url (WAYMARK_RPC_URL) is required\n");
 		return 2;
+	}
+	if (runas_drop(cfg.run_user, err, sizeof(err)) < 0) {
+		fprintf(stderr, "waymark-indexer: %s\n", err);
+		return 1;
 	}
 	memset(&x, 0, sizeof(x));
 	x.cfg = &cfg;

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "brand.h"
 #include "config.h"
@@ -34,6 +35,9 @@ const struct config_key config_keys[] = {
 	{ "payment_max_in_flight", CT_UINT, N(payment_max_in_flight), "48", 1, 1024, false,
 	    "paid requests with a payment in progress at once, per remote worker process; past it a "
 	    "paid request gets 503 payment_unavailable with Retry-After, nothing charged" },
+	{ "run_user", CT_STRING, S(run_user), "waymark", 0, 0, false,
+	    "the user the workers and the indexer run as: started as root, they read this file, "
+	    "then drop to it (and its primary group only) before serving; never root, never empty" },
 	{ "db_socket", CT_STRING, S(db_socket), "", 0, 0, false,
 	    "MariaDB unix socket path; when set, db_host and db_port are not used" },
 	{ "db_host", CT_STRING, S(db_host), "127.0.0.1", 0, 0, false, "MariaDB host" },
@@ -66,6 +70,13 @@ const struct config_key config_keys[] = {
 	    "JSON-RPC URL of the chain (indexer, smart-wallet signature checks); empty: none" },
 	{ "rpc_timeout_ms", CT_UINT, N(rpc_timeout_ms), "10000", 100, 600000, false,
 	    "timeout of one JSON-RPC request to rpc_url, in milliseconds" },
+	{ "sigcheck_max_in_flight", CT_UINT, N(sigcheck_max_in_flight), "8", 1, 1024, false,
+	    "contract-wallet signature checks (ERC-1271, ERC-6492: the ones that call rpc_url) at once "
+	    "in a worker pool on this host; past it the request gets 503 signature_check_unavailable "
+	    "with Retry-After, nothing charged" },
+	{ "sigcheck_timeout_ms", CT_UINT, N(sigcheck_timeout_ms), "3000", 100, 600000, false,
+	    "how long one contract-wallet signature check may wait on rpc_url in all, in milliseconds; "
+	    "past it 503 signature_check_unavailable" },
 	{ "indexer_block_range", CT_UINT, N(indexer_block_range), "2000", 1, 100000, false,
 	    "blocks per eth_getLogs request of the indexer (halved when the node refuses)" },
 	{ "indexer_poll_ms", CT_UINT, N(indexer_poll_ms), "2000", 10, 600000, false,
@@ -100,6 +111,10 @@ const struct config_key config_keys[] = {
 	    "CAIP-2 network of x402 payments; must be eip155:<chain_id>" },
 	{ "usdc_address", CT_ADDRESS, S(usdc_address),
 	    "0x833589fCD6eDb6E08f4c7C32D4f71b54bdA02913", 0, 0, false, "USDC token contract" },
+	{ "client_settlement_min_atomic", CT_UINT, N(client_settlement_min_atomic), "10000", 0,
+	    UINT64_C(1000000000000), false,
+	    "the least USDC, in atomic units (6 decimals), a client_settlement fact's Transfer must move; "
+	    "default 10000 = $0.01 (INSTALL, section 11)" },
 	{ "pay_to", CT_ADDRESS, S(pay_to), "0x9eD16E6E1c0eA4f3739d1cF23041ed7aA782c08F", 0, 0,
 	    false, "recipient of paid reads and paid review publication" },
 	{ "facilitator_url", CT_URL, S(facilitator_url), "https://api.cdp.coinbase.com/platform/v2/x402", 0, 0,
@@ -282,10 +297,23 @@ load_file(struct config *c, const char *path, char *err, size_t cap)
 	bool seen[64] = { false };
 	unsigned lineno = 0;
 	int rc = -1;
+	struct stat st;
 
 	if (f == NULL) {
 		snprintf(err, cap, "config: cannot open %s", path);
 		return -1;
+	}
+	/* The file holds the secrets: one that others may read (or write)
+	 * is refused before a line of it is used (INSTALL section 11). */
+	if (fstat(fileno(f), &st) != 0) {
+		snprintf(err, cap, "config: cannot stat %s", path);
+		goto out;
+	}
+	if (st.st_mode & S_IRWXO) {
+		snprintf(err, cap, "config: %s is open to others (mode %04o) and holds secrets "
+		    "(db_password, facilitator_auth_header, private_tip_key, mpp_secret): "
+		    "chmod 600 it, or 640 with the group of run_user", path, (unsigned)(st.st_mode & 07777));
+		goto out;
 	}
 	while (fgets(line, sizeof(line), f)) {
 		char *eq, *key, *val;
@@ -363,6 +391,15 @@ finish(struct config *c, char *err, size_t cap)
 	if (c->mpp_secret[0] != '\0' && strlen(c->mpp_secret) < 32) {
 		snprintf(err, cap, "config: mpp_secret (WAYMARK_MPP_SECRET) must be at least 32 "
 		    "characters; `waymark keygen` makes one");
+		return -1;
+	}
+	if (c->run_user[0] == '\0') {
+		snprintf(err, cap, "config: run_user (WAYMARK_RUN_USER) must name a user: the workers "
+		    "and the indexer never run as root");
+		return -1;
+	}
+	if (strcmp(c->run_user, "root") == 0) {
+		snprintf(err, cap, "config: run_user (WAYMARK_RUN_USER) must not be root");
 		return -1;
 	}
 	if (addr_is_zero(&c->pay_to)) {

@@ -7,7 +7,9 @@
  *
  * Precedence: built-in default < file < environment. An unknown key, a
  * repeated key or an invalid value stops start-up with a message naming
- * the key (config_load returns -1 and fills err).
+ * the key (config_load returns -1 and fills err). So does a file that
+ * others (neither its owner nor its group) may read or write: it holds
+ * the secrets (INSTALL section 11).
  */
 #ifndef WAYMARK_CONFIG_H
 #define WAYMARK_CONFIG_H
@@ -30,6 +32,7 @@ struct config {
 	uint64_t remote_workers;        /* processes of the remote pool */
 	uint64_t remote_threads;        /* threads per process of the remote pool */
 	uint64_t payment_max_in_flight; /* per remote pool on this host: paid requests past the 402 at once */
+	char run_user[64];              /* workers and indexer started as root become this user (lib/runas.h) */
 
 	char db_socket[1024];
 	char db_host[256];
@@ -51,6 +54,8 @@ struct config {
 
 	char rpc_url[CONFIG_STR_MAX];
 	uint64_t rpc_timeout_ms;
+	uint64_t sigcheck_max_in_flight; /* per pool on this host: signature checks calling the RPC at once */
+	uint64_t sigcheck_timeout_ms;    /* one signature check's whole wait on the RPC */
 	uint64_t indexer_block_range;
 	uint64_t indexer_poll_ms;
 	uint64_t chain_id;
@@ -67,6 +72,7 @@ struct config {
 
 	char network[64];               /* CAIP-2, eip155:<chain_id> */
 	struct addr usdc_address;
+	uint64_t client_settlement_min_atomic;   /* least USDC of a client_settlement fact */
 	struct addr pay_to;
 	char facilitator_url[CONFIG_STR_MAX];
 	char facilitator_auth_header[1024];  /* secret: Authorization header value, "" for none */

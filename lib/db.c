@@ -169,6 +169,14 @@ attempt(struct db *d, const char *sql, bool multi, MYSQL_RES **res)
 		*res = mysql_store_result(d->my);
 		if (*res == NULL && mysql_field_count(d->my) != 0)
 			return classify(d, mysql_errno(d->my));
+	} else if (mysql_field_count(d->my) != 0) {
+		/* db_exec of a statement with rows: read and discard them, or the
+		 * next statement finds the connection out of sync (2014). */
+		MYSQL_RES *r = mysql_store_result(d->my);
+
+		if (r == NULL)
+			return classify(d, mysql_errno(d->my));
+		mysql_free_result(r);
 	}
 	return DB_OK;
 }

@@ -134,6 +134,17 @@ endpoint_param_count(const char *pattern)
 }
 
 bool
+endpoint_pattern_has(const char *pattern, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = strchr(pattern, '{'); p; p = strchr(p + 1, '{'))
+		if (strncmp(p + 1, name, n) == 0 && p[1 + n] == '}')
+			return true;
+	return false;
+}
+
+bool
 endpoint_remote(const struct endpoint *e)
 {
 	return e->auth != AUTH_NONE || (e->flags & EP_REMOTE) != 0;

@@ -61,8 +61,13 @@ enum body_kind {
 
 #define EP_A2A        0x80u /* an A2A row: a body may also be application/a2a+json, and every
                              * error is the google.rpc.Status body of lib/a2a.h */
+#define EP_HTML       0x100u /* a website page: its answer is text/html, and every error of
+                              * its request leaves as an HTML page (handlers/pages.h) */
 #define EP_REMOTE     0x40u /* may wait on a remote service (the chain RPC) although free:
                              * served by the remote pool, like every paid or signed row */
+#define EP_CREATES    0x200u /* stores something new and answers 201 Created (an idempotent one
+                              * 200 when the identical record was there): the interface
+                              * description (handlers/openapi.h) lists its answers */
 
 typedef enum err (*handler_fn)(struct req *r, struct resp *w);
 
@@ -129,6 +134,9 @@ char *endpoint_allow_text(unsigned allow, char *out, size_t cap);
  * path to its pool (`waymark routes nginx`).
  */
 bool endpoint_remote(const struct endpoint *e);
+
+/* True when pattern has the segment "{name}". */
+bool endpoint_pattern_has(const char *pattern, const char *name);
 
 /* Number of "{name}" segments in a pattern. */
 size_t endpoint_param_count(const char *pattern);

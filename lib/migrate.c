@@ -2,6 +2,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
+#include <unistd.h>
 
 #include "buf.h"
 #include "migrate.h"
@@ -10,6 +12,7 @@
 
 #define MIGRATIONS_MAX 999
 #define MIGRATION_FILE_MAX (4 * 1024 * 1024)
+#define HOLDER_MAX 128
 
 struct migration {
 	unsigned version;
@@ -125,6 +128,143 @@ list_dir(const char *dir, struct migration *m, size_t *n, char *err, size_t cap)
 	return 0;
 }
 
+/* ------------------------------------------------ the lock row (migrate.h) */
+
+/* Who holds the lock: host, process and a per-run number, into h[HOLDER_MAX]. */
+static void
+lock_holder(char h[HOLDER_MAX])
+{
+	char host[64];
+	struct timespec ts;
+
+	if (gethostname(host, sizeof(host)) != 0)
+		snprintf(host, sizeof(host), "unknown");
+	host[sizeof(host) - 1] = '\0';
+	clock_gettime(CLOCK_REALTIME, &ts);
+	snprintf(h, HOLDER_MAX, "%s/%ld/%lx", host, (long)getpid(),
+	    (unsigned long)ts.tv_nsec ^ ((unsigned long)ts.tv_sec << 20));
+}
+
+struct lock_take {
+	const char *holder;
+	bool won;
+};
+
+/*
+ * One try: insert the row, or take it over when it has expired. On a
+ * Galera cluster two nodes may both insert (or both take over) at once;
+ * certification aborts all but the first to commit, and db_txn's rerun
+ * finds that one's row, unexpired.
+ */
+static enum db_rc
+lock_take_body(struct db *d, void *arg)
+{
+	struct lock_take *t = arg;
+	char ib[320], ub[400];
+	struct sql ins = SQL_ON(ib), upd = SQL_ON(ub);
+	enum db_rc rc;
+
+	t->won = false;
+	sql_add(&ins, "INSERT INTO schema_migrate_lock (id, holder, expires_at) "
+	    "VALUES (1, ?, UTC_TIMESTAMP(6) + INTERVAL ? SECOND)",
+	    SQL_TEXT(t->holder), SQL_U64(MIGRATE_LOCK_TTL));
+	rc = db_exec(d, &ins);
+	if (rc == DB_OK) {
+		t->won = true;
+		return DB_OK;
+	}
+	if (rc != DB_DUPLICATE)
+		return rc;
+	sql_add(&upd, "UPDATE schema_migrate_lock SET holder = ?, "
+	    "expires_at = UTC_TIMESTAMP(6) + INTERVAL ? SECOND "
+	    "WHERE id = 1 AND expires_at < UTC_TIMESTAMP(6)",
+	    SQL_TEXT(t->holder), SQL_U64(MIGRATE_LOCK_TTL));
+	if ((rc = db_exec(d, &upd)) != DB_OK)
+		return rc;
+	t->won = mysql_affected_rows(d->my) == 1;
+	return DB_OK;
+}
+
+/* Take the lock row, waiting up to MIGRATE_LOCK_WAIT seconds; 0 or -1 with err. */
+static int
+lock_take(struct db *d, const char *holder, char *err, size_t cap)
+{
+	char cb[512], hb[128], qb[160], who[HOLDER_MAX], until[HOLDER_MAX];
+	struct sql create = SQL_ON(cb), sync = SQL_ON(hb), q = SQL_ON(qb);
+	struct lock_take t = { .holder = holder, .won = false };
+	struct timespec pause = { .tv_sec = 0, .tv_nsec = 250000000L };
+	time_t give_up = time(NULL) + MIGRATE_LOCK_WAIT;
+
+	/*
+	 * Reads wait until this node has applied what the cluster committed
+	 * before them (Galera; a server without it has the variable too and
+	 * ignores it), so the run that takes the lock next sees every file
+	 * the last one recorded.
+	 */
+	sql_add(&sync, "SET SESSION wsrep_sync_wait = 1");
+	sql_add(&create, "CREATE TABLE IF NOT EXISTS schema_migrate_lock ("
+	    "id TINYINT UNSIGNED NOT NULL PRIMARY KEY, "
+	    "holder VARCHAR(128) NOT NULL, "
+	    "expires_at DATETIME(6) NOT NULL"
+	    ") ENGINE=InnoDB DEFAULT CHARSET=utf8mb4 COLLATE=utf8mb4_bin");
+	if (db_exec(d, &sync) != DB_OK || db_exec(d, &create) != DB_OK) {
+		snprintf(err, cap, "migrate: cannot prepare the migration lock: %s", d->err);
+		return -1;
+	}
+	for (;;) {
+		if (db_txn(d, lock_take_body, &t) != DB_OK) {
+			snprintf(err, cap, "migrate: cannot take the migration lock: %s", d->err);
+			return -1;
+		}
+		if (t.won)
+			return 0;
+		if (time(NULL) >= give_up)
+			break;
+		nanosleep(&pause, NULL);
+	}
+	sql_add(&q, "SELECT holder, expires_at FROM schema_migrate_lock WHERE id = 1");
+	if (db_query_pair(d, &q, who, until, HOLDER_MAX) != DB_OK)
+		who[0] = until[0] = '\0';
+	snprintf(err, cap, "migrate: another migration holds the lock (%s, until %s UTC); "
+	    "waited %d s", who[0] ? who : "?", until[0] ? until : "?", MIGRATE_LOCK_WAIT);
+	return -1;
+}
+
+/* Push the lock's expiry on; -1 with err when the lock is no longer ours. */
+static int
+lock_renew(struct db *d, const char *holder, char *err, size_t cap)
+{
+	char b[320];
+	struct sql q = SQL_ON(b);
+	uint64_t n = 0;
+
+	sql_add(&q, "UPDATE schema_migrate_lock SET expires_at = UTC_TIMESTAMP(6) + INTERVAL ? SECOND "
+	    "WHERE id = 1 AND holder = ?", SQL_U64(MIGRATE_LOCK_TTL), SQL_TEXT(holder));
+	if (db_exec_affected(d, &q, &n) != DB_OK) {
+		snprintf(err, cap, "migrate: cannot renew the migration lock: %s", d->err);
+		return -1;
+	}
+	if (n != 1) {
+		snprintf(err, cap, "migrate: lost the migration lock (it expired after %d s and "
+		    "another run took it); stopped", MIGRATE_LOCK_TTL);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+lock_release(struct db *d, const char *holder)
+{
+	char b[200];
+	struct sql q = SQL_ON(b);
+	uint64_t n;
+
+	sql_add(&q, "DELETE FROM schema_migrate_lock WHERE id = 1 AND holder = ?", SQL_TEXT(holder));
+	if (db_exec_affected(d, &q, &n) != DB_OK)
+		fprintf(stderr, "waymark: migrate: releasing the migration lock: %s "
+		    "(it lapses after %d s)\n", d->err, MIGRATE_LOCK_TTL);
+}
+
 void
 migrate_open(struct db *d, const struct config *cfg)
 {
@@ -136,23 +276,19 @@ migrate_run(struct db *d, const char *dir, void (*log)(const char *line), char *
 {
 	static struct migration m[MIGRATIONS_MAX];
 	size_t n;
-	uint64_t have = 0, got = 0;
+	uint64_t have = 0;
 	bool found;
 	int applied = -1;
 	struct buf sql;
-	char lb[128], tb[256];
-	struct sql lock = SQL_ON(lb), tables = SQL_ON(tb);
+	char tb[256], holder[HOLDER_MAX];
+	struct sql tables = SQL_ON(tb);
 
 	buf_init(&sql, MIGRATION_FILE_MAX);
 	if (list_dir(dir, m, &n, err, cap) < 0)
 		return -1;
-
-	sql_add(&lock, "SELECT GET_LOCK('waymark_migrate', 60)");
-	if (db_query_u64(d, &lock, &got, &found) != DB_OK ||
-	    got != 1) {
-		snprintf(err, cap, "migrate: cannot take the migration lock: %s", d->err);
+	lock_holder(holder);
+	if (lock_take(d, holder, err, cap) < 0)
 		return -1;
-	}
 	sql_add(&tables, "SELECT COUNT(*) FROM information_schema.tables WHERE "
 	    "table_schema = DATABASE() AND table_name = 'schema_migrations'");
 	if (db_query_u64(d, &tables, &have, &found) != DB_OK) {
@@ -191,6 +327,10 @@ migrate_run(struct db *d, const char *dir, void (*log)(const char *line), char *
 			}
 			continue;
 		}
+		if (lock_renew(d, holder, err, cap) < 0) {
+			applied = -1;
+			goto out;
+		}
 		if (db_exec_script(d, buf_str(&sql)) != DB_OK) {
 			snprintf(err, cap, "migrate: %s failed: %s", m[i].name, d->err);
 			applied = -1;
@@ -215,9 +355,7 @@ migrate_run(struct db *d, const char *dir, void (*log)(const char *line), char *
 		}
 	}
 out:
-	sql_reset(&lock);
-	sql_add(&lock, "DO RELEASE_LOCK('waymark_migrate')");
-	db_exec(d, &lock);
+	lock_release(d, holder);
 	buf_release(&sql);
 	return applied;
 }

@@ -1,12 +1,19 @@
 /*
  * migrate.h: schema migrations. The files NNN_name.sql in a folder are
  * applied once each, in version order, and recorded in schema_migrations
- * (created by 001). A MariaDB named lock (GET_LOCK 'waymark_migrate', 60 s)
- * serialises runs against the same server only: it is held by the
- * connection (lost with it), is no transaction (a file that fails partway
- * stays partly applied, unrecorded) and is not replicated by Galera
- * (docs/ARCHITECTURE.md, Data model). An applied file whose SHA-256
- * changed, a gap or a repeated version stops the run with a message.
+ * (created by 001). Runs are serialised by a lock row, which a Galera
+ * cluster replicates like any other (docs/ARCHITECTURE.md, Data model):
+ * the run inserts row 1 of schema_migrate_lock (which it creates when
+ * missing) naming itself, with an expiry MIGRATE_LOCK_TTL seconds on,
+ * pushed on again before each file it applies, and deletes it at the end,
+ * applied or failed. A row that has expired (its run crashed) is taken
+ * over; a second run waits up to MIGRATE_LOCK_WAIT seconds for the row,
+ * then stops naming the holder. Two runs against two nodes at once: both
+ * inserts reach certification, the first to commit wins, the other's
+ * db_txn rerun finds the row. A file is no transaction (DDL commits by
+ * itself): one that fails partway stays partly applied, unrecorded. An
+ * applied file whose SHA-256 changed, a gap or a repeated version stops
+ * the run with a message.
  */
 #ifndef WAYMARK_MIGRATE_H
 #define WAYMARK_MIGRATE_H
@@ -14,6 +21,9 @@
 #include <stddef.h>
 
 #include "db.h"
+
+#define MIGRATE_LOCK_TTL 600   /* seconds the lock row holds without a renewal */
+#define MIGRATE_LOCK_WAIT 60   /* seconds a second run waits for it */
 
 /*
  * Apply the pending migrations in dir. Returns the number applied (>= 0),

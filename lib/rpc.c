@@ -42,9 +42,11 @@ rpc_shared(const char *url, long timeout_ms, const char *ca_file)
 	if (url == NULL || url[0] == '\0')
 		return NULL;
 	ca_file = ca_file ? ca_file : "";
-	if (thread_ready && strcmp(thread_node.url, url) == 0 && thread_node.timeout_ms == timeout_ms &&
-	    strcmp(thread_node.ca_file, ca_file) == 0)
+	/* A caller's own timeout does not cost the warm connection. */
+	if (thread_ready && strcmp(thread_node.url, url) == 0 && strcmp(thread_node.ca_file, ca_file) == 0) {
+		thread_node.timeout_ms = timeout_ms;
 		return &thread_node;
+	}
 	rpc_thread_release();
 	if (rpc_init(&thread_node, url, timeout_ms, ca_file) < 0) {
 		rpc_release(&thread_node);

@@ -43,9 +43,12 @@ void rpc_release(struct rpc *r);
 
 /*
  * The calling thread's own connection to url, made on first use and remade
- * when url, timeout_ms or ca_file change; NULL when url is empty or curl
- * cannot be set up. Never freed by the caller: rpc_thread_release frees it
- * when the thread ends.
+ * when url or ca_file change; NULL when url is empty or curl cannot be set
+ * up. timeout_ms holds for the calls made through it until the next
+ * rpc_shared in this thread (callers with different timeouts share the
+ * warm connection), so a caller asks for it again before its own calls.
+ * Never freed by the caller: rpc_thread_release frees it when the thread
+ * ends.
  */
 struct rpc *rpc_shared(const char *url, long timeout_ms, const char *ca_file);
 

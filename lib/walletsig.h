@@ -24,17 +24,27 @@
  *     WALLETSIG_ERC1271. No code -> INVALID.
  *
  * Fail closed: a step that needs the chain when no rpc_url is configured,
- * a transport failure (connect, timeout, HTTP status), a reply that is not
+ * the limit on checks full, the check's time spent, a transport failure
+ * (connect, timeout, HTTP status), a reply that is not
  * JSON-RPC, or a node error other than an execution revert gives
  * WALLETSIG_UNAVAILABLE, never VALID. Callers answer 503
  * signature_check_unavailable (ERR_SIGNATURE_UNAVAILABLE) and charge
  * nothing. An execution revert (JSON-RPC error code 3, or a message naming
  * a revert) is a real answer: INVALID.
  *
- * The RPC connection is the calling thread's own one (rpc_shared in lib/rpc:
- * made on first need from cfg->rpc_url and cfg->rpc_timeout_ms, reused
- * across requests; workers are single-threaded, so this is not
- * thread-safe). Signatures are at most WALLETSIG_MAX bytes.
+ * Bounded (an ERC-6492 factory's calldata is the caller's, and the node is
+ * the one the indexer and payments use): a check takes a
+ * place under the limit given to walletsig_limit (sigcheck_max_in_flight,
+ * shared by the pool on this host) just before its first call, after
+ * every local step, and holds it until it returns; past the limit it is
+ * UNAVAILABLE at once, nothing asked. All the calls of one check share
+ * cfg->sigcheck_timeout_ms: when it is spent the check is UNAVAILABLE.
+ * Callers run their own cheap checks (shape, route, recognition, window)
+ * before calling walletsig_verify. docs/ARCHITECTURE.md, Worker.
+ *
+ * The RPC connection is the calling thread's own one (rpc_shared in
+ * lib/rpc: made on first need from cfg->rpc_url, reused across requests).
+ * Signatures are at most WALLETSIG_MAX bytes.
  *
  * Return conventions: walletsig_verify and the decoders return enum
  * walletsig_rc (callers tell the three answers apart); the calldata
@@ -50,6 +60,7 @@
 #include <stdint.h>
 
 #include "addr.h"
+#include "admit.h"
 #include "buf.h"
 #include "config.h"
 
@@ -86,6 +97,12 @@ struct walletsig_6492 {
  */
 enum walletsig_rc walletsig_verify(const struct config *cfg, const uint8_t digest[32],
     const uint8_t *sig, size_t sig_len, const struct addr *signer, enum walletsig_kind *kind);
+
+/*
+ * The limit on checks that call the RPC at once, for the whole process;
+ * NULL (the default) for none. Called once before any thread starts.
+ */
+void walletsig_limit(struct admit *a);
 
 /* The reviews.signature_kind value of a kind: "eoa", or "erc1271" for 1271 and 6492. */
 const char *walletsig_kind_column(enum walletsig_kind k);

@@ -7,6 +7,7 @@ tool=$WAYMARK_BUILD/waymark
 worker=$WAYMARK_BUILD/waymark-fcgi
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 clean() { env -u WAYMARK_CONFIG -u WAYMARK_LISTEN "$@"; }
+umask 077   # a config file others can read is refused (below)
 
 out=$(clean "$tool" config check 2>&1); ok $? "defaults are valid"
 is "$(clean "$tool" config get listen network pay_to | tr '\n' ' ')" \
@@ -29,6 +30,35 @@ out=$(clean "$tool" -c "$tmp/twice.conf" config check 2>&1)
 like "$out" 'given twice' "a repeated key is refused"
 out=$(clean "$tool" -c "$tmp/missing.conf" config check 2>&1); rc=$?
 is "$rc" 2 "a missing config file stops start-up"
+
+# The file holds the secrets: one others may read or write is refused, by
+# the operator's tool, the worker and the indexer alike, before any use.
+printf 'listen = 127.0.0.1:9999\ndb_password = hunter2\nrpc_url = http://127.0.0.1:1\n' > "$tmp/open.conf"
+for mode in 644 604 602 601; do
+	chmod "$mode" "$tmp/open.conf"
+	out=$(clean "$tool" -c "$tmp/open.conf" config check 2>&1); rc=$?
+	is "$rc" 2 "a config file of mode $mode is refused"
+	like "$out" "config: $tmp/open.conf is open to others \(mode 0$mode\) and holds secrets" \
+		"the message names the file, its mode and why"
+done
+like "$out" 'chmod 600 it, or 640 with the group of run_user' "and says what to do"
+chmod 644 "$tmp/open.conf"
+out=$(clean "$tool" -c "$tmp/open.conf" config get db_password 2>&1); rc=$?
+is "$rc:$(grep -c hunter2 <<<"$out")" 2:0 "config get of a refused file fails and prints no secret"
+out=$(clean "$worker" -c "$tmp/open.conf" -s "$tmp/w.sock" 2>&1 </dev/null); rc=$?
+is "$rc" 2 "the worker refuses it"
+like "$out" "waymark-fcgi: config: $tmp/open.conf is open to others" "with the same message"
+ok "$([ ! -e "$tmp/w.sock" ]; echo $?)" "before opening its socket"
+out=$(clean "$WAYMARK_BUILD/waymark-indexer" -c "$tmp/open.conf" 2>&1 </dev/null); rc=$?
+is "$rc" 2 "the indexer refuses it"
+like "$out" "waymark-indexer: config: $tmp/open.conf is open to others" "with the same message"
+for mode in 600 640 400 660; do
+	chmod "$mode" "$tmp/open.conf"
+	is "$(clean "$tool" -c "$tmp/open.conf" config get listen 2>&1)" 127.0.0.1:9999 "mode $mode is accepted"
+done
+is "$(stat -c %a "$WAYMARK_VAR/waymark.conf")" 600 "tools/stack writes its configuration 0600"
+is "$(stat -c %a "$WAYMARK_VAR/secrets/keys.conf")" 600 "and its kept secrets 0600"
+is "$(stat -c %a "$WAYMARK_VAR/my.cnf")" 600 "and MariaDB's 0600"
 
 for bad in WAYMARK_PAY_TO=0x12 WAYMARK_PAY_TO=0x0000000000000000000000000000000000000000 \
 	WAYMARK_USDC_ADDRESS=0x833589fcd6edb6e08f4c7c32d4f71b54bda0291X WAYMARK_CHAIN_ID=0 \

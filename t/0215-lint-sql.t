@@ -150,6 +150,44 @@ is "$([ "$rc" != 0 ] && [ -n "$out" ] && echo 1)" 1 "lint fails on a way around 
 like "$out" 'handlers/evil\.c:13: struct sql made by hand' "a hand-made struct sql is named"
 like "$out" 'handlers/evil\.c:17: sql_add_' "a direct sql_add_ call is named"
 
+# Galera: a table without a primary key, in a migration or in a C literal
+# split over lines; another engine; a named lock or LOCK TABLES.
+lint_with sql/020_evil.sql '-- 020: a table Galera cannot replicate safely.
+CREATE TABLE evil_nokey (
+    a INT NOT NULL,   -- a PRIMARY KEY in a comment does not count
+    b INT NOT NULL,
+    KEY by_a (a)
+) ENGINE=InnoDB;
+CREATE TABLE evil_keyed (a INT NOT NULL PRIMARY KEY) ENGINE=MyISAM;
+CREATE TABLE evil_copy LIKE evil_keyed;
+LOCK TABLES evil_keyed WRITE;'
+is "$([ "$rc" != 0 ] && [ -n "$out" ] && echo 1)" 1 "lint fails on a migration with a table Galera cannot replicate"
+like "$out" 'sql/020_evil\.sql:2: CREATE TABLE evil_nokey without a PRIMARY KEY' "a table without a primary key is named with its line"
+like "$out" 'sql/020_evil\.sql:7: CREATE TABLE evil_keyed with ENGINE=MyISAM' "another engine is named"
+like "$out" 'sql/020_evil\.sql:9: LOCK TABLES' "LOCK TABLES is named"
+is "$(printf "%s\n" "$out" | grep -c evil_copy)" 0 "CREATE TABLE ... LIKE copies its key and passes"
+
+lint_with lib/evil.c '#include "db.h"
+#include "banned.h"
+
+enum db_rc evil_schema(struct db *db);
+
+enum db_rc
+evil_schema(struct db *db)
+{
+	char b[256];
+	struct sql q = SQL_ON(b), l = SQL_ON(b);
+
+	sql_add(&q, "CREATE TABLE IF NOT EXISTS evil_scratch ("
+	    "a INT NOT NULL, "
+	    "b INT NOT NULL) ENGINE=InnoDB");
+	sql_add(&l, "SELECT GET_LOCK('\''evil'\'', 10)");
+	return db_exec(db, &q) == DB_OK ? db_exec(db, &l) : DB_ERROR;
+}'
+is "$([ "$rc" != 0 ] && [ -n "$out" ] && echo 1)" 1 "lint fails on C that makes a table without a key or takes a named lock"
+like "$out" 'lib/evil\.c:12: CREATE TABLE evil_scratch without a PRIMARY KEY' "the statement split over literals is one text"
+like "$out" 'lib/evil\.c:15: GET_LOCK' "GET_LOCK is named"
+
 # What is not SQL stays allowed: comments that mention the calls, log
 # text in lower case, and statements built the one way.
 lint_with handlers/fine.c '#include <stdio.h>

@@ -21,14 +21,18 @@ else
 	# operator's dedicated user in INSTALL). nobody may not be able to reach
 	# the checkout at all (a clone in /root, mode 700, is Debian's default),
 	# so Apache's whole world is built where nobody can: a fresh folder with
-	# a copy of the worker, a readable config copy, and the test database's
+	# a copy of the worker, a config copy of nobody's group, and the test database's
 	# socket hard-linked beside them (a hard link needs one filesystem: the
 	# first candidate folder on the socket's filesystem is used).
+	# (A socket tools/stack put where its run_user can reach it, outside
+	# the checkout, nobody reaches as it is: then it needs no link.)
 	sock=$(grep -E '^db_socket *=' "$conf" | sed 's/^db_socket *= *//')
-	root=""
+	root="" dbsock=""
+	setpriv --reuid=nobody --regid=nogroup --clear-groups test -w "$sock" && dbsock=$sock
 	for base in /tmp /var/tmp /dev/shm; do
 		d=$(mktemp -d "$base/waymark-apache.XXXXXX" 2>/dev/null) || continue
-		if ln "$sock" "$d/mysqld.sock" 2>/dev/null; then root=$d; break; fi
+		if [ -n "$dbsock" ]; then root=$d; break; fi
+		if ln "$sock" "$d/mysqld.sock" 2>/dev/null; then root=$d; dbsock=$d/mysqld.sock; break; fi
 		rm -rf "$d"
 	done
 	[ -n "$root" ] || skip_all "no folder that nobody can reach shares a filesystem with $sock"
@@ -38,8 +42,10 @@ Group nogroup"
 	mkdir -p "$root/bin"
 	cp "$WAYMARK_BUILD/waymark-fcgi" "$root/bin/waymark-fcgi"
 	bindir=$root/bin
-	sed "s|^db_socket *=.*|db_socket = $root/mysqld.sock|" "$WAYMARK_VAR/waymark.conf" > "$root/waymark.conf"
-	chmod 644 "$root/waymark.conf"
+	# Readable by nobody's group only: a config file others can read is refused.
+	sed "s|^db_socket *=.*|db_socket = $dbsock|" "$WAYMARK_VAR/waymark.conf" > "$root/waymark.conf"
+	chgrp nogroup "$root/waymark.conf"
+	chmod 640 "$root/waymark.conf"
 	conf=$root/waymark.conf
 	logdir=$root/logs
 fi

@@ -133,6 +133,8 @@ bad $C "$(cb "$(with '.candidates[1].routeId = "0x12"')")" 400 invalid_field 'ba
 bad $C "$(cb "$(with '.candidates[1] = .candidates[0]')")" 400 invalid_field 'baseline.candidates[1].routeId'
 bad $C "$(cb "$(with '.candidates[0].url = "http://127.0.0.1/x"')")" 400 invalid_field 'baseline.candidates[0].url'
 bad $C "$(cb "$(with '.candidates[0].usage.useCount = -1')")" 400 invalid_field 'baseline.candidates[0].usage.useCount'
+bad $C "$(cb "$(with '.candidates[0].usage.clientSettlementProfileCount = -1')")" 400 invalid_field \
+	'baseline.candidates[0].usage.clientSettlementProfileCount'
 bad $C "$(cb "$(with '.candidates[0].price.status = "fresh"')")" 400 invalid_field 'baseline.candidates[0].price.status'
 bad $C "$(cb "$(with '.candidates[2].invocation.requiresApproval = false')")" 400 invalid_field 'baseline.candidates[2].invocation.requiresApproval'
 bad $C "$(cb "$(with 'del(.candidates[0].links)')")" 400 missing_field 'baseline.candidates[0].links'
@@ -228,14 +230,18 @@ ok $(grep -q 'old candidate note\|Saved by an old client' <<<"$CHG" && echo 1 ||
 like "$(jq -r .interpretation <<<"$CHG")" 'never authenticated history.*stores nothing about the baseline' "changes: the interpretation"
 is "$(bad_keys "$CHG")" "" "changes: no member names a winner, best, score, rank or recommendation"
 
-# A candidate the baseline had and discovery no longer has: removed.
+# A candidate the baseline had and discovery no longer has: removed. The baseline is
+# one saved before usage.clientSettlementProfileCount existed: accepted, that member
+# not compared.
 fake=0x$(printf '0%.0s' $(seq 63))1
-jq -c --arg f "$fake" '{baseline: (.candidates += [.candidates[0] | .routeId = $f | .title = "Gone" |
+jq -c --arg f "$fake" '{baseline: (del(.candidates[].usage.clientSettlementProfileCount) | .candidates += [.candidates[0] | .routeId = $f | .title = "Gone" |
 	.links = {web: ("/x402/routes/" + $f), api: ("/api/v1/x402/routes/" + $f)}]), q: "items"}' <<<"$BASE" > "$http_tmp/chg2.json"
 pay /api/v1/x402/reports/changes "$http_tmp/chg2.json"
 is "$(jq -c '.removed' <<<"$body")" \
 	"[{\"routeId\":\"$fake\",\"position\":4,\"title\":\"Gone\",\"method\":\"GET\",\"url\":\"$(jq -r '.candidates[0].url' <<<"$BASE")\"}]" \
 	"changes: a candidate missing now is removed, at its baseline position"
+is "$(jq -c .changed <<<"$body")" "$(jq -c .changed <<<"$CHG")" \
+	"changes: a baseline without usage.clientSettlementProfileCount gives the same changes (not compared)"
 
 # ---- export: contentDigest over the canonical content, recomputed in node
 printf '%s' '{"report":"compare","q":"items"}' > "$http_tmp/exp.json"

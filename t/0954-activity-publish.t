@@ -12,10 +12,13 @@
 # transfer and a transfer too shallow for the confirmation depth are 422
 # with nothing stored, and so is an offer or a receipt whose signature
 # recovers no key (a malformed one is 400); with the RPC stopped, 503 and nothing stored; a
-# wallet that is not linked gets 404. The proof signs the body: evidence
-# swapped under a valid proof is 400 request_mismatch, and a body with a
-# number that has no canonical form is 400 before any challenge. Answers
-# are checked against t/schemas.
+# wallet that is not linked gets 404. A client settlement must buy use: a
+# transfer to the wallet itself, one under the minimum, and one to another
+# wallet than the route's known payTo (the catalog's, or a context's by the
+# route's endpoint) are 422. The proof signs the body: evidence swapped
+# under a valid proof is 400 request_mismatch, and a body with a number
+# that has no canonical form is 400 before any challenge. Answers are
+# checked against t/schemas.
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/chain.sh"
 . "$(dirname "$0")/lib/http.sh"
@@ -186,6 +189,47 @@ valid error.json "$body" "  the error (schema)"
 publish $F "$(new_profile $F)" "$(transfer_ev "$T2")"
 is "$status,$(jqr .kind)" "201,paid_settlement" "F in a profile of its own publishes its settlement there"
 is "$(facts "$pid")" 4 "M's profile still holds its four facts"
+
+# ---- client settlements that buy no use (INSTALL, section 11, Client settlements)
+KEY9=0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6   # another endpoint's payTo (anvil #9)
+ADDR9=$(addr_of $KEY9)
+BURL=https://api.example.com/v1/b
+BROUTE=0x1a02bb6c2f38f692d7f8dfc68d60fbdfa0e704932c756bd73187c42389b63644   # GET $BURL, listed nowhere
+pay() { send_tx "$MA" "$USDC" "0xa9059cbb$(printf '%064s' "$(low "$1")" | tr ' ' 0)$(word "$2")"; }
+mine() { rpc evm_mine '[]' >/dev/null; }
+TS=$(pay "$MA" 20000); TL=$(pay "$ADDR0" 9999); TO=$(pay "$SA" 20000); TU=$(pay "$SA" 10000); mine
+is "$(receipt_status "$TS")$(receipt_status "$TL")$(receipt_status "$TO")$(receipt_status "$TU")" 0x10x10x10x1 \
+	"M transfers USDC to itself (20000), to the endpoint (9999), and twice to S (20000, 10000)"
+check422 "$(client_ev "$TS")" evidence.transaction "a transfer to the wallet itself as a client settlement"
+like "$(jqr .message)" 'to itself' "  the message says it went to the wallet itself"
+check422 "$(client_ev "$TL")" evidence.transaction "a transfer of 9999 (under the default minimum, 10000 = \$0.01)"
+like "$(jqr .message)" '9999 atomic units, less than the 10000' "  the message names the amount and the minimum"
+check422 "$(client_ev "$TO")" evidence.transaction \
+	"a transfer to S for a route whose payTo the catalog listed (the endpoint's)"
+like "$(jqr .message)" "pays $SA, but the route GET $RURL is paid to $ADDR0 \\(catalog_offer\\)" \
+	"  the message names the payee, the route's payTo and where it is known from"
+publish $M "$pid" "$(transfer_ev "$TS")"
+is "$status,$(jqr .kind)" "201,paid_settlement" "the self-transfer as usdc_transfer: a route-less paid_settlement fact still"
+publish $M "$pid" "$(client_ev "$TU" "$BURL")"
+is "$status,$(jqr .evidenceKind),$(jqr .amountAtomic),$(jqr .details.payee)" "201,client_settlement,10000,$SA" \
+	"10000 to S for a route with no known payTo: 201 (the minimum itself is enough; any payee)"
+
+# A context of GET $BURL by its funded endpoint payTo (#9) makes #9 the route's known payTo.
+out=$(send --from-key $KEY7 --route $BROUTE --endpoint "$ADDR9" --endpoint-usdc 10000); mine
+wait_indexed "$(jq -r .blockNumber <<<"$out")"
+ok $? "a routed recognition of GET $BURL paying #9 as its endpoint is indexed"
+cnote=$(jq -cn --arg u "$BURL" --argjson c "$(($(date +%s) - 60))" --argjson e "$(($(date +%s) + 86400))" '{version: "1",
+	route: {publicEndpointUrl: $u, method: "GET"}, intent: "Returns b.", fit: "Use for b.", limits: [],
+	requestSchemaUri: null, documentationUri: null, contextUris: [], createdAt: $c, expiresAt: $e}')
+printf '%s' "$(jq -cn --arg k $KEY9 --argjson n "$cnote" '{key: $k, note: $n}' | node "$tools/gen-route-context.mjs" body)" \
+	> "$http_tmp/ctx"
+req POST /api/v1/x402/route-contexts -H 'Content-Type: application/json' --data-binary "@$http_tmp/ctx"
+is "$status,$(jqr '.participantRoles | join(",")')" "201,endpoint" "#9 publishes a context of GET $BURL as its endpoint"
+TC=$(pay "$SA" 10000); TE=$(pay "$ADDR9" 10000); mine
+check422 "$(client_ev "$TC" "$BURL")" evidence.transaction "now a transfer to S for GET $BURL"
+like "$(jqr .message)" "is paid to $ADDR9 \\(route_context\\)" "  the message names the context's payTo"
+publish $M "$pid" "$(client_ev "$TE" "$BURL")"
+is "$status,$(jqr .routeId),$(jqr .details.payee)" "201,$BROUTE,$ADDR9" "a transfer to #9 for GET $BURL: 201"
 
 # ---- the RPC stopped: 503, nothing stored; back: 201
 T5=$(paid_read $M); paid_read $F >/dev/null   # and a block on top

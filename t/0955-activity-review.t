@@ -13,8 +13,11 @@
 # second review of the same route by the same wallet.
 # Discovery then shows the review in its own lane with a sourceUrl that
 # resolves, never ranks it, counts the public profiles that used the route
-# (usage.profileCount) and shows nothing of a private profile; the corpus
-# notices each new fact, review and discovery-mode change.
+# through client settlements (usage.clientSettlementProfileCount) apart from
+# receipt-backed use (usage.profileCount), shows nothing of a private
+# profile, and lets one lane fill at most 4 of the 10 review slots while
+# others have reviews for them; the corpus notices each new fact, review
+# and discovery-mode change.
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/chain.sh"
 . "$(dirname "$0")/lib/http.sh"
@@ -33,6 +36,7 @@ lower() { printf '%s' "$1" | tr 'A-F' 'a-f'; }
 client_ev() { jq -cn --arg t "$1" '{kind: "client_settlement", transaction: $t, method: "GET", url: "'$RURL'"}'; }
 discover() { req GET "/api/v1/x402/discovery${1:-}"; }
 cand() { jqr ".candidates[] | select(.routeId == \"$1\") | $2"; }
+counts() { cand $ROUTE '.usage | "\(.profileCount),\(.clientSettlementProfileCount)"'; }   # receipt-backed, client settlements
 
 # ---- a public profile whose member M pays, and its facts
 pid=$(new_profile $C)
@@ -42,8 +46,8 @@ mint "$MA" 1000000
 T1=$(paid_read $M)
 like "$T1" '^0x[0-9a-f]{64}$' "M pays the stack's paid read with the x402 client"
 discover "?q=forecast"
-is "$status,$(cand $ROUTE '.usage.profileCount'),$(cand $ROUTE '.reviews | length')" "200,0,0" \
-	"before any fact: the route is a candidate, profileCount 0, no reviews"
+is "$status,$(counts),$(cand $ROUTE '.reviews | length')" "200,0,0,0" \
+	"before any fact: the route is a candidate, no profile counted, no reviews"
 publish $M "$pid" "$(client_ev "$T1")"
 is "$status,$(jqr .evidenceKind)" "201,client_settlement" "M publishes its settlement as a client_settlement fact of GET $RURL"
 A1=$(jqr .id); LOGI=$(jqr .details.logIndex)
@@ -51,7 +55,7 @@ publish $M "$pid" "$(jq -cn --arg t "$T1" '{kind: "usdc_transfer", transaction: 
 A0=$(jqr .id)
 is "$status,$(jqr .kind)" "201,paid_settlement" "and as a route-less paid_settlement fact"
 discover "?q=forecast"
-is "$(cand $ROUTE '.usage.profileCount')" 1 "discovery notices the fact at once: profileCount 1"
+is "$(counts)" 0,1 "discovery notices the fact at once: clientSettlementProfileCount 1, profileCount (receipt-backed) 0"
 
 RV=/api/v1/x402/profiles/$pid/activity/$A1/review
 now=$(date +%s)
@@ -168,7 +172,7 @@ valid discovery-snapshot.json "$body" "discovery with the review (schema)"
 is "$(cand $ROUTE '[.reviews[] | select(.evidenceKind == "client_settlement") | [.text, .reviewer, .sourceUrl]] | tostring')" \
 	"$(jq -cn --arg t "$TEXT" --arg r "$(lower "$MA")" --arg s "$URL/api/site/x402/profiles/$pid/activity/$A1" '[[$t, $r, $s]]')" \
 	"the candidate carries the review in the client_settlement lane, citing the activity"
-is "$(cand $ROUTE '.usage.profileCount')" 1 "profileCount 1 (two used facts, one profile)"
+is "$(counts)" 0,1 "clientSettlementProfileCount 1 (two client settlements, one profile)"
 src=$(cand $ROUTE '.reviews[0].sourceUrl')
 req GET "${src#"$URL"}"
 is "$status,$(jqr .activity.id),$(jqr .review.reviewText)" "200,$A1,$TEXT" "its sourceUrl resolves to the activity and its review"
@@ -186,7 +190,17 @@ T3=$(paid_read $S)
 publish $S "$pid2" "$(client_ev "$T3")"
 is "$status" 201 "the second public profile's controller publishes its client settlement of the route"
 discover "?q=forecast"
-is "$(cand $ROUTE '.usage.profileCount')" 2 "profileCount 2"
+is "$(counts)" 0,2 "clientSettlementProfileCount 2, profileCount still 0"
+receipt_ev() { # receipt_ev KEY: the endpoint's official offer and receipt of GET $RURL paid by KEY's wallet
+	node "$tools/sign-review-v2.mjs" "$(jq -cn --arg r $ROUTE --arg u $RURL --arg s $KEY0 --arg k "$1" \
+		--argjson n "$(date +%s)" '{chainId: 8453, companion: "0x0000000000000000000000000000000000000001",
+		routeId: $r, url: $u, serviceKey: $s, reviewerKey: $k, createdAt: $n, issuedAt: ($n - 30), text: "x"}')" |
+		jq -c '.evidence + {kind: "x402_receipt", method: "GET"}'
+}
+publish $S "$pid2" "$(receipt_ev $S)"
+is "$status,$(jqr .evidenceKind)" "201,x402_receipt" "S publishes an official receipt of the route too"
+discover "?q=forecast"
+is "$(counts)" 1,2 "profileCount 1: receipt-backed use is counted apart from client settlements"
 pid3=$(new_profile $F)
 T4=$(paid_read $F)
 publish $F "$pid3" "$(client_ev "$T4")"
@@ -195,23 +209,50 @@ is "$status" 201 "a private profile's wallet publishes one too"
 sx $F POST "/api/v1/x402/profiles/$pid3/activity/$A4/review" "$(jq -c '.reviewText = "Private profile text."' <<<"$B1")"
 is "$status,$(jqr .error)" "404,not_found" "  and cannot attach a review while private: 404"
 discover "?q=forecast"
-is "$(cand $ROUTE '.usage.profileCount'),$(grep -ci "$(lower "${FA#0x}")" <<<"$body")" "2,0" \
+is "$(counts),$(grep -ci "$(lower "${FA#0x}")" <<<"$body")" "1,2,0" \
 	"the private profile is not counted and its wallet appears nowhere in discovery"
 
 # ---- the profile goes private: its review and its count leave discovery
 go_private "$pid" $C; ok $? "M's profile goes private"
 discover "?q=forecast"
-is "$(cand $ROUTE '.usage.profileCount'),$(cand $ROUTE '[.reviews[] | select(.evidenceKind == "client_settlement")] | length')" "1,0" \
-	"discovery notices the mode change: the review is gone, profileCount 1"
+is "$(counts),$(cand $ROUTE '[.reviews[] | select(.evidenceKind == "client_settlement")] | length')" "1,1,0" \
+	"discovery notices the mode change: the review is gone, clientSettlementProfileCount 1"
 like "$(printf '%s' "$body" | grep -c "$pid")" '^0$' "  and nothing names the private profile"
 req GET "${src#"$URL"}"
 is "$status" 404 "its source is no longer served"
 go_public "$pid" $C
 discover "?q=forecast"
-is "$(cand $ROUTE '.usage.profileCount'),$(cand $ROUTE '[.reviews[] | select(.evidenceKind == "client_settlement")] | length')" "2,1" \
+is "$(counts),$(cand $ROUTE '[.reviews[] | select(.evidenceKind == "client_settlement")] | length')" "1,2,1" \
 	"public again: the review and the count are back"
+
+# ---- the review slots: one lane fills at most 4 of the 10 while others have reviews
+# The cap is a rule of the discovery read (handlers/corpus.c), so the reviews of the
+# other lanes are written straight into the table, all newer than M's review:
+# 12 self_reported (the newest) and 6 receipt_verified, each by its own wallet.
+chain_id=$(jq -r .chainId "$STATE")
+seed() { # seed LANE N FROM: N reviews of LANE published FROM + 1.. seconds from now
+	for i in $(seq "$2"); do
+		sql "INSERT INTO reviews (chain_id, lane, route_id, reviewer, review_text, created_at, published_at,
+			digest, signature, signature_kind, review_json) VALUES ($chain_id, '$1', UNHEX('${ROUTE#0x}'),
+			UNHEX('$(printf '%02x%038x' "${#1}" "$i")'),
+			'A $1 review, number $i.', UNIX_TIMESTAMP(), NOW(6) + INTERVAL $(($3 + i)) SECOND,
+			UNHEX('$(printf '%s' "$1$i" | sha256sum | cut -c1-64)'), x'00', 'eoa', '{}')"
+	done
+}
+seed self_reported 12 100; seed receipt_verified 6 10
+discover "?q=forecast"
+lanes() { cand $ROUTE '[.reviews[].evidenceKind] | group_by(.) | map("\(.[0])=\(length)") | join(" ")'; }
+is "$(cand $ROUTE '.reviews | length'),$(lanes)" "10,client_settlement=1 receipt_verified=4 self_reported=5" \
+	"10 slots: 4 newest self_reported, 4 receipt_verified, the client settlement, then the newest left (self_reported)"
+is "$(cand $ROUTE '[.reviews[].publishedAt] | . == (sort | reverse)')" true "  shown newest first"
+is "$(cand $ROUTE '[.reviews[] | select(.evidenceKind == "self_reported") | .text] | join("|")')" \
+	"$(for i in 12 11 10 9 8; do printf 'A self_reported review, number %s.|' $i; done | sed 's/|$//')" \
+	"  the self_reported shown are that lane's five newest"
+sql "DELETE FROM reviews WHERE lane = 'receipt_verified' AND route_id = UNHEX('${ROUTE#0x}')"
+discover "?q=forecast"
+is "$(lanes)" "client_settlement=1 self_reported=9" "without the other lane, self_reported fills the slots it leaves"
 sx $M DELETE "$P/$pid/wallet-links/$(acct "$MA" | sed 's/:/%3A/g')" "{\"actorAccount\":\"$(acct "$MA")\"}"
 discover "?q=forecast"
-is "$(cand $ROUTE '.usage.profileCount'),$(cand $ROUTE '[.reviews[] | select(.evidenceKind == "client_settlement")] | length')" "1,0" \
+is "$(counts),$(cand $ROUTE '[.reviews[] | select(.evidenceKind == "client_settlement")] | length')" "1,1,0" \
 	"M revokes its link: its facts and review leave discovery"
 done_testing

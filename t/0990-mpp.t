@@ -45,8 +45,8 @@ wa1=$wa; req GET "$P"; wa=$(header www-authenticate)
 ok $([ "$(param id)" != "$(wa=$wa1; param id)" ] && echo 0 || echo 1) "two challenges of one second differ (each authorization gets its own EIP-3009 nonce)"
 exp=$(date -d "$(param expires)" +%s); now=$(date +%s)
 ok $([ $((exp - now)) -ge 290 ] && [ $((exp - now)) -le 301 ] && echo 0 || echo 1) "the challenge expires in five minutes"
-is "$(header access-control-expose-headers)" "PAYMENT-REQUIRED, PAYMENT-RESPONSE, WWW-Authenticate, Payment-Receipt" \
-	"CORS exposes both rails' headers"
+is "$(header access-control-expose-headers)" "PAYMENT-REQUIRED, PAYMENT-RESPONSE, WWW-Authenticate, Payment-Receipt, Retry-After" \
+	"CORS exposes both rails' headers (and Retry-After, lib/cors.h)"
 ok $(node "$mpp/credential.mjs" --key $KEY1 --url "$URL$P" --check-id "$secret" | jq -e '.idValid == true' >/dev/null && echo 0 || echo 1) \
 	"mppx's Challenge.verify accepts the id under the server's secret: the HMAC binding is the reference's"
 

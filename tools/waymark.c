@@ -8,6 +8,9 @@
  *   waymark routes list                    the dispatch table, one row per line
  *   waymark routes nginx                   nginx locations generated from it
  *   waymark routes nginx-http              their rate-limit zones (http level)
+ *   waymark routes openapi [--reference]   the interface description (OpenAPI 3.1) of
+ *                                          this configuration, or of the reference one
+ *                                          docs/openapi.json holds
  *   waymark [-c config] catalog-sync       pull the x402 network catalog (catalog_url)
  *   waymark [-c config] publications-complete [MIN_AGE]
  *   waymark [-c config] profiles-prune
@@ -18,7 +21,10 @@
  *                                          publications (docs/ARCHITECTURE.md)
  *
  * The config file comes from -c or WAYMARK_CONFIG; WAYMARK_* variables
- * override it. Exit status: 0 ok, 1 failure, 2 usage or invalid config.
+ * override it. A file others may read or write is refused, as by the
+ * workers: it holds the secrets (INSTALL section 3). Unlike the workers
+ * and the indexer this tool keeps its caller's user: it never serves, and
+ * the operator chooses who runs it (INSTALL section 11). Exit status: 0 ok, 1 failure, 2 usage or invalid config.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -40,6 +46,7 @@
 #include "db.h"
 #include "endpoint.h"
 #include "migrate.h"
+#include "openapi.h"
 #include "privtips.h"
 #include "profiles.h"
 #include "paystate.h"
@@ -95,7 +102,7 @@ usage(void)
 {
 	fprintf(stderr, "usage: waymark [-c config] config check|get KEY...|keys\n"
 	    "       waymark [-c config] migrate [DIR]\n"
-	    "       waymark routes list|nginx|nginx-http\n"
+	    "       waymark routes list|nginx|nginx-http|openapi [--reference]\n"
 	    "       waymark [-c config] catalog-sync\n"
 	    "       waymark [-c config] publications-complete [MIN_AGE_SECONDS]\n"
 	    "       waymark [-c config] profiles-prune\n"
@@ -215,13 +222,51 @@ nginx_location(const char *pattern, char *out, size_t cap)
 
 /*
  * The longest a remote-pool request can take in the worker, in seconds: a
- * facilitator verify and settle, two chain RPC calls and three database
- * waits, plus 5 s. nginx waits that long for the worker, no less.
+ * facilitator verify and settle, two chain RPC calls (one of them may be a
+ * whole signature check, bounded by sigcheck_timeout_ms) and three
+ * database waits, plus 5 s. nginx waits that long for the worker, no less.
  */
 static uint64_t
 remote_timeout_s(const struct config *c)
 {
-	return (2 * c->facilitator_timeout_ms + 2 * c->rpc_timeout_ms + 999) / 1000 + 3 * c->db_timeout + 5;
+	uint64_t second = c->sigcheck_timeout_ms > c->rpc_timeout_ms ? c->sigcheck_timeout_ms : c->rpc_timeout_ms;
+
+	return (2 * c->facilitator_timeout_ms + c->rpc_timeout_ms + second + 999) / 1000 + 3 * c->db_timeout + 5;
+}
+
+/*
+ * The OpenAPI document (handlers/openapi.h), indented. --reference: the
+ * document docs/openapi.json holds, of the built-in defaults (Base
+ * mainnet, its USDC) with MPP offered; the Makefile runs it without any
+ * WAYMARK_* variable. The placeholder that turns MPP on is never printed.
+ */
+static int
+cmd_routes_openapi(const char *path, int argc, char **argv)
+{
+	struct config c;
+	json_object *doc;
+	const char *text;
+	size_t len = 0;
+	bool reference = argc == 2 && strcmp(argv[1], "--reference") == 0;
+
+	if (argc > 2 || (argc == 2 && !reference))
+		return usage();
+	if (load(&c, reference ? NULL : path) < 0)
+		return 2;
+	if (reference)
+		snprintf(c.mpp_secret, sizeof(c.mpp_secret), "%s", "reference-document-only-not-a-secret");
+	doc = openapi_json(&c, endpoints, nendpoints);
+	text = doc && !json_alloc_latched() ? json_object_to_json_string_length(doc,
+	    JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE, &len) : NULL;
+	OPENSSL_cleanse(c.mpp_secret, sizeof(c.mpp_secret));
+	if (text == NULL || json_alloc_latched()) {
+		fprintf(stderr, "waymark: routes openapi: out of memory\n");
+		json_object_put(doc);
+		return 1;
+	}
+	printf("%.*s\n", (int)len, text);
+	json_object_put(doc);
+	return 0;
 }
 
 static int
@@ -241,6 +286,8 @@ cmd_routes(const char *path, int argc, char **argv)
 		}
 		return 0;
 	}
+	if (strcmp(argv[0], "openapi") == 0)
+		return cmd_routes_openapi(path, argc, argv);
 	if (strcmp(argv[0], "nginx-http") == 0) {
 		if (load(&c, path) < 0)
 			return 2;

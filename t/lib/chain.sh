@@ -4,6 +4,10 @@
 #   sql QUERY                 one query against its MariaDB, tab-separated
 #   send ARGS...              chain/send.mjs against it (prints JSON lines)
 #   wait_indexed BLOCK        until the checkpoint reaches BLOCK (10 s at most)
+#   rpc_record PORT           t/tools/rpc-record.mjs in front of its anvil on PORT:
+#                             RECORD_URL is the proxy, RECORD_PID its process
+#   rpc_calls METHOD          how many METHOD calls the proxy has forwarded
+#   rpc_delay MS              the proxy holds every later request MS ms (0: none)
 top=$(cd "$(dirname "$0")/.." && pwd)
 : "${WAYMARK_TEST_PORT_BASE:?run through make test}"
 
@@ -35,6 +39,18 @@ wait_indexed() {
 	until [ "$(checkpoint)" -ge "$1" ] 2>/dev/null || [ $n -ge 100 ]; do n=$((n + 1)); sleep 0.1; done
 	[ "$(checkpoint)" -ge "$1" ] 2>/dev/null
 }
+
+rpc_record() {
+	RECORD_URL=http://127.0.0.1:$1
+	node "$top/t/tools/rpc-record.mjs" --upstream "$RPC" --port "$1" > "$WAYMARK_VAR/record.out" \
+		2>> "$WAYMARK_VAR/log/record.log" &
+	RECORD_PID=$!
+	local n=0
+	until grep -q listening "$WAYMARK_VAR/record.out" 2>/dev/null || [ $n -ge 100 ]; do n=$((n + 1)); sleep 0.1; done
+	grep -q listening "$WAYMARK_VAR/record.out"
+}
+rpc_calls() { curl -s "$RECORD_URL/calls" | jq -r --arg m "$1" '.[$m] // 0'; }
+rpc_delay() { curl -s -X POST "$RECORD_URL/delay/$1" >/dev/null; }
 
 head_block() { printf '%d' "$(rpc eth_blockNumber '[]' | tr -d '"')"; }
 

@@ -25,6 +25,7 @@ import { privateKeyToAccount } from 'viem/accounts';
 import { x402Client } from '@x402/core/client';
 import { ExactEvmScheme } from '@x402/evm/exact/client';
 import { wrapFetchWithPayment } from '@x402/fetch';
+import { pacedFetch } from '../../chain/paced-fetch.mjs';
 
 const opt = {};
 for (let i = 2; i < process.argv.length; i += 2) opt[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
@@ -52,7 +53,7 @@ const wallet = createWalletClient({ account: payer, chain, transport: http(opt.r
 await wallet.writeContract({ address: state.usdc, functionName: 'mint', args: [payer.address, 1_000_000n],
   abi: [{ type: 'function', name: 'mint', stateMutability: 'nonpayable',
     inputs: [{ name: 'to', type: 'address' }, { name: 'amount', type: 'uint256' }], outputs: [{ type: 'bool' }] }] });
-const pay = wrapFetchWithPayment(fetch, new x402Client().register('eip155:*', new ExactEvmScheme(payer)));
+const pay = wrapFetchWithPayment(pacedFetch, new x402Client().register('eip155:*', new ExactEvmScheme(payer)));
 
 const out = { published: 0, unchanged: 0, rejected: [] };
 async function publish(lane, path, body) {

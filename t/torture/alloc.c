@@ -195,6 +195,9 @@ strndup(const char *s, size_t max)
 enum check {
 	SAME_BYTES,     /* the answer does not depend on the database: byte for byte */
 	SAME_STATUS,    /* a database read other tests may change: same status, a JSON body */
+	SAME_PAGE,      /* a website page: same status, an HTML document with at least the
+	                 * normal answer's articles (search results); a 5xx an error page or
+	                 * the JSON error shape */
 };
 
 struct treq {
@@ -255,6 +258,13 @@ static const struct treq reqs[] = {
 	{ "GET site wallet endpoints", "GET", "/api/site/x402/wallet-endpoints?wallet="
 	    "0x70997970C51812dc3A010C7d01b50e0d17dc79C8", .check = SAME_STATUS },
 	{ "GET /mcp description", "GET", "/mcp", .check = SAME_BYTES },
+	/* website pages (HTML) */
+	{ "GET search page", "GET", "/?q=weather", .check = SAME_PAGE },
+	{ "GET route page", "GET", "/routes/" RID, .check = SAME_PAGE },
+	{ "GET handle page", "GET", "/handles/github:alice", .check = SAME_PAGE },
+	{ "GET board page", "GET", "/board", .check = SAME_PAGE },
+	{ "GET A2A extension page", "GET", "/docs/a2a/extensions/" BRAND_LOWER "-agent-recognition/v0.1",
+	    .check = SAME_PAGE },
 	{ "GET retired feed", "GET", "/api/feed", .check = SAME_BYTES },
 	/* bad input */
 	{ "unknown path", "GET", "/api/v1/nothing-here", .check = SAME_BYTES },
@@ -524,11 +534,60 @@ array_length(const struct answer *a, const char *name)
  * answer with fewer candidates than the normal one: a failure must not
  * pass for an empty success.
  */
+/* How many times needle occurs in the answer's body. */
+static size_t
+count_of(const struct answer *a, const char *needle)
+{
+	size_t n = 0, k = strlen(needle);
+
+	for (size_t i = 0; a->body && i + k <= a->len; i++)
+		if (memcmp(a->body + i, needle, k) == 0)
+			n++;
+	return n;
+}
+
+/* True when the answer is a whole HTML document. */
+static bool
+is_page(const struct answer *a)
+{
+	static const char head[] = "<!doctype html>";
+
+	return a->body && a->len >= sizeof(head) - 1 && memcmp(a->body, head, sizeof(head) - 1) == 0 &&
+	    count_of(a, "</html>") == 1;
+}
+
+/* acceptable() for a website page (SAME_PAGE). */
+static bool
+page_acceptable(const struct answer *base, const struct answer *a, char *why, size_t cap)
+{
+	if (a->status >= 500) {
+		if (is_page(a) || error_shape(a))
+			return true;
+		snprintf(why, cap, "%d that is neither an error page nor the error shape: %.200s",
+		    a->status, a->body ? a->body : "");
+		return false;
+	}
+	if (a->status != base->status || !is_page(a)) {
+		snprintf(why, cap, "%d where the answer is a %d page (or a 5xx): %.200s", a->status,
+		    base->status, a->body ? a->body : "");
+		return false;
+	}
+	if (count_of(a, "<article") < count_of(base, "<article")) {
+		snprintf(why, cap, "a page with %zu results where the answer has %zu",
+		    count_of(a, "<article"), count_of(base, "<article"));
+		return false;
+	}
+	return true;
+}
+
 static bool
 acceptable(const struct treq *t, const struct answer *base, const struct answer *a, char *why,
     size_t cap)
 {
 	long want, got;
+
+	if (t->check == SAME_PAGE)
+		return page_acceptable(base, a, why, cap);
 
 	if (a->status == 200 && a->len == 0) {
 		snprintf(why, cap, "200 with an empty body");
@@ -648,7 +707,8 @@ main(void)
 		allocs = n_alloc;
 		/* a 200 always has a body; another status may have none */
 		if (!ok(base.status > 0 && base.status < 500 &&
-		    (base.len == 0 ? base.status != 200 : is_json(&base)),
+		    (base.len == 0 ? base.status != 200 : t->check == SAME_PAGE ? is_page(&base) :
+		    is_json(&base)),
 		    "%s: the normal answer (%d, %lu allocations)", t->name, base.status, allocs)) {
 			printf("#   %.300s\n", base.body);
 			free(base.body);

@@ -89,13 +89,13 @@ stop_holders(struct holder *hs, int n, pthread_mutex_t *mu, pthread_cond_t *cv, 
 int
 main(void)
 {
-	struct admit local;
+	struct admit local, second;
 	struct admit_ticket t1, t2, t3;
 	struct holder hs[5];
 	pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 	pthread_cond_t cv = PTHREAD_COND_INITIALIZER;
 	int phase, taken, ready[2], go[2];
-	char dir[] = "/tmp/admit-XXXXXX", path[256], err[256], c;
+	char dir[] = "/tmp/admit-XXXXXX", path[256], path2[256], moved[256], err[256], c;
 	pid_t child;
 
 	/* Counted in the process. */
@@ -118,8 +118,20 @@ main(void)
 	stop_holders(hs, 3, &mu, &cv, &phase);
 	ok(admit_enter(&shared, &t1), "one place for this thread");
 	ok(!admit_enter(&shared, &t2), "a second place for the same thread is refused");
+	/* Another limit with its own slot file (a signature check inside a
+	 * payment): independent of the first. */
+	snprintf(path2, sizeof(path2), "%s/pool.sock.sigcheck.slots", dir);
+	ok(admit_init(&second, 1, path2, err, sizeof(err)) == 0, "a second limit's slot file is created");
+	ok(admit_enter(&second, &t2), "a thread holding a place of one limit takes a place of another");
+	ok(!admit_enter(&second, &t3), "but still only one of each");
+	admit_leave(&second, &t2);
+	ok(admit_enter(&second, &t3), "the second limit's place is given back on its own");
+	admit_leave(&second, &t3);
+	admit_leave(&shared, &t1);
+	ok(admit_enter(&shared, &t1), "and the first limit's place too");
 	admit_leave(&shared, &t1);
 	admit_thread_release();
+	unlink(path2);
 
 	/* Shared by processes: another process holding two places leaves one. */
 	if (pipe(ready) != 0 || pipe(go) != 0)
@@ -155,7 +167,50 @@ main(void)
 	ok(admit_enter(&local, &t1) && !admit_enter(&local, &t2), "and the limit still holds per process");
 	admit_leave(&local, &t1);
 
-	unlink(path);
+	/* Descriptions opened at start (before a worker gives up root) serve
+	 * threads that could no longer open the file by its path. */
+	snprintf(moved, sizeof(moved), "%s/moved", dir);
+	ok(admit_init(&local, 1, path, err, sizeof(err)) == 0 && admit_open_each(&local, 2, err, sizeof(err)) == 0,
+	    "a description per thread is opened at start");
+	if (rename(path, moved) != 0)
+		BAIL_OUT("rename");
+	ok(!admit_enter(&local, &t1), "a thread without one cannot open a file gone from its path");
+	admit_thread_take(&local, 1);
+	ok(admit_enter(&local, &t1), "a thread that took one needs no path");
+	ok(!admit_enter(&local, &t2), "and still holds one place at most");
+	admit_leave(&local, &t1);
+	admit_thread_release();
+	admit_release(&local);
+	{
+		/* Two limits taken by one thread keep both descriptions: a
+		 * worker's payment and signature-check caps after it gave up
+		 * root, neither file reachable by its path any more. */
+		static struct admit pay, sig;
+		struct admit_ticket tp, ts;
+		char p1[300], p2[300];
+
+		snprintf(p1, sizeof(p1), "%s/pay.slots", dir);
+		snprintf(p2, sizeof(p2), "%s/sig.slots", dir);
+		ok(admit_init(&pay, 1, p1, err, sizeof(err)) == 0 && admit_open_each(&pay, 1, err, sizeof(err)) == 0 &&
+		    admit_init(&sig, 1, p2, err, sizeof(err)) == 0 && admit_open_each(&sig, 1, err, sizeof(err)) == 0,
+		    "two limits open a description each for one thread");
+		unlink(p1);
+		unlink(p2);
+		admit_thread_take(&pay, 0);
+		admit_thread_take(&sig, 0);
+		ok(admit_enter(&pay, &tp), "the thread takes a payment place through its description");
+		ok(admit_enter(&sig, &ts), "and a signature place through the other one, taken second");
+		admit_leave(&sig, &ts);
+		admit_leave(&pay, &tp);
+		admit_thread_release();
+		admit_release(&pay);
+		admit_release(&sig);
+	}
+	ok(admit_init(&local, 1, "/nonexistent-dir/x.slots", err, sizeof(err)) < 0 &&
+	    admit_open_each(&local, 2, err, sizeof(err)) == 0, "without a slot file there is nothing to open");
+	admit_release(&local);
+
+	unlink(moved);
 	rmdir(dir);
 	return done_testing();
 }

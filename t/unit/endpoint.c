@@ -70,6 +70,10 @@ test_matching(void)
 	    EP_FOUND && strcmp(pp[0].value, "a/b") == 0, "an encoded slash stays inside one parameter");
 	ok(endpoint_param_count("/p/{a}/w/{b}") == 2 && endpoint_param_count("/health") == 0,
 	    "parameter count");
+	ok(endpoint_pattern_has("/p/{a}/w/{bb}", "bb") && endpoint_pattern_has("/p/{a}/w/{bb}", "a") &&
+	    !endpoint_pattern_has("/p/{a}/w/{bb}", "b") && !endpoint_pattern_has("/p/{ab}", "a") &&
+	    !endpoint_pattern_has("/p/a/w", "a") && !endpoint_pattern_has("/health", "health"),
+	    "a pattern has a parameter by its whole name only");
 	pool_release(&p);
 }
 

@@ -340,6 +340,7 @@ main(void)
 		return done_testing();
 	memset(&cfg, 0, sizeof(cfg));   /* no rpc_url: contract wallets fail closed */
 	cfg.rpc_timeout_ms = 1000;
+	cfg.sigcheck_timeout_ms = 1000;
 	test_vectors();
 	test_refusals();
 	test_challenge();

@@ -202,6 +202,7 @@ test_verify(void)
 
 	memset(&cfg, 0, sizeof(cfg));
 	cfg.rpc_timeout_ms = 2000;
+	cfg.sigcheck_timeout_ms = 2000;
 	hex_decode_fixed("0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d", 66, key, 32, true);
 	memset(dg, 0x42, sizeof(dg));
 	sig_key_address(key, &me);
@@ -234,6 +235,30 @@ test_verify(void)
 	    "an unreachable node: the 6492 validator call fails closed");
 	ok(walletsig_verify(&cfg, dg, s, 65, &me, &k) == WALLETSIG_VALID,
 	    "the EOA fast path still works with the node down");
+	/* The cap on checks that call the RPC: full, it gates only those. */
+	{
+		struct admit cap;
+		struct admit_ticket t;
+		char err[128];
+
+		admit_init(&cap, 1, NULL, err, sizeof(err));
+		walletsig_limit(&cap);
+		ok(admit_enter(&cap, &t), "the one place is taken");
+		ok(walletsig_verify(&cfg, dg, s, 65, &me, &k) == WALLETSIG_VALID,
+		    "a full cap: an EOA signature is still checked locally");
+		w[0] = 1;
+		ok(walletsig_verify(&cfg, dg, w, wlen, &me, &k) == WALLETSIG_INVALID,
+		    "a full cap: a malformed 6492 wrapper is still refused locally");
+		w[0] = 0;
+		ok(walletsig_verify(&cfg, dg, w, wlen, &me, &k) == WALLETSIG_UNAVAILABLE,
+		    "a full cap: a check that needs the RPC is unavailable");
+		ok(atomic_load(&cap.held) == 1, "and took no place");
+		admit_leave(&cap, &t);
+		ok(walletsig_verify(&cfg, dg, s, 65, &other, &k) == WALLETSIG_UNAVAILABLE,
+		    "a free place: the check calls the (unreachable) node");
+		ok(atomic_load(&cap.held) == 0, "and gives its place back");
+		walletsig_limit(NULL);
+	}
 }
 
 int
