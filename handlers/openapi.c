@@ -355,8 +355,8 @@ tags(const struct endpoint *e)
 	return a;
 }
 
-static json_object *
-operation(const struct config *cfg, const struct endpoint *e)
+json_object *
+openapi_operation(const struct config *cfg, const struct endpoint *e)
 {
 	json_object *op = json_object_new_object(), *params = parameters(e);
 
@@ -414,8 +414,8 @@ error_response(const char *text, json_object *headers)
 	return o;
 }
 
-static json_object *
-components(void)
+json_object *
+openapi_components(void)
 {
 	json_object *c = json_object_new_object(), *schemas = json_object_new_object(),
 	    *err = json_object_new_object(), *props = json_object_new_object(),
@@ -557,10 +557,10 @@ openapi_json(const struct config *cfg, const struct endpoint *tab, size_t n)
 		snprintf(method, sizeof(method), "%s", http_method_name(e->method));
 		for (k = 0; method[k]; k++)
 			method[k] = (char)(method[k] >= 'A' && method[k] <= 'Z' ? method[k] + 32 : method[k]);
-		json_object_object_add(item, method, operation(cfg, e));
+		json_object_object_add(item, method, openapi_operation(cfg, e));
 	}
 	json_object_object_add(doc, "paths", paths);
-	json_object_object_add(doc, "components", components());
+	json_object_object_add(doc, "components", openapi_components());
 	return doc;
 }
 

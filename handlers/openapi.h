@@ -22,7 +22,11 @@
  * USDC contract as its currency. Servers is the relative "/", so one
  * document describes the service wherever it is served from.
  *
- * Return conventions: openapi_json returns a new object the caller puts
+ * The documentation pages (handlers/pages_ref.c) render a row's operation
+ * and the components its answers refer to, so the pages and the document
+ * say the same.
+ *
+ * Return conventions: each function returns a new object the caller puts
  * (json_object_put), or NULL when memory ran out.
  */
 #ifndef WAYMARK_OPENAPI_H
@@ -40,5 +44,11 @@
 
 /* The OpenAPI document of tab[0..n) under cfg. */
 json_object *openapi_json(const struct config *cfg, const struct endpoint *tab, size_t n);
+
+/* The operation of row e under cfg: what paths[pattern][method] holds. */
+json_object *openapi_operation(const struct config *cfg, const struct endpoint *e);
+
+/* components: the Error schema, the headers, the responses the operations refer to. */
+json_object *openapi_components(void);
 
 #endif

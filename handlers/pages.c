@@ -54,7 +54,7 @@ page_begin(struct buf *b, const struct config *cfg, const char *title)
 	html_printf(b, "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">"
 	    "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
 	    "<title>%s</title><link rel=\"icon\" href=\"data:,\"><style>%S</style></head>\n<body>"
-	    "<header><nav><a href=\"/\">Search</a><a href=\"/board\">Board</a></nav></header>\n"
+	    "<header><nav><a href=\"/\">Search</a><a href=\"/board\">Board</a><a href=\"/docs\">Docs</a></nav></header>\n"
 	    "<main><h1>%s</h1>\n", title, page_style, title);
 }
 

@@ -387,10 +387,22 @@ static const struct field page_extension_fields[] = {
 	{ .name = NULL },
 };
 
+/* A row's documentation page: its id (table_row; an unknown one is a 404 page). */
+static const struct field page_docs_row_fields[] = {
+	{ .name = "rowId", .src = VS_PATH, .type = VT_STRING, .required = true, .min_len = 1,
+	    .max_len = 64 },
+	{ .name = NULL },
+};
+
 /* A website page (docs/ARCHITECTURE.md, Website pages): free, rate-limited as a site read. */
 #define PAGE_ROW(row_id, path, fn, flds, text) \
 	{ .id = row_id, .method = HM_GET, .pattern = path, .handler = fn, .auth = AUTH_NONE, \
 	    .rate = RATE_SITE, .flags = EP_DB | EP_HTML, .fields = flds, .summary = text }
+
+/* A documentation page (the same, built from this table and constants: no database). */
+#define DOCS_ROW(row_id, path, fn, flds, text) \
+	{ .id = row_id, .method = HM_GET, .pattern = path, .handler = fn, .auth = AUTH_NONE, \
+	    .rate = RATE_SITE, .flags = EP_HTML, .fields = flds, .summary = text }
 
 static const struct field a2a_send_fields[] = {
 	{ .name = "A2A-Version", .src = VS_QUERY, .type = VT_STRING, .min_len = 0, .max_len = 16 },
@@ -757,6 +769,16 @@ const struct endpoint endpoints[] = {
 	    .pattern = "/docs/a2a/extensions/{extension}/{version}", .handler = h_page_a2a_extension_get,
 	    .auth = AUTH_NONE, .rate = RATE_SITE, .flags = EP_HTML, .fields = page_extension_fields,
 	    .summary = "page: the A2A extension an extension URI names (docs_url)" },
+	DOCS_ROW("pages.docs", "/docs", h_page_docs_get, NULL,
+	    "documentation: every endpoint, grouped, and the guides (docs_url)"),
+	DOCS_ROW("pages.docs_row", "/docs/endpoints/{rowId}", h_page_docs_row_get, page_docs_row_fields,
+	    "documentation: one endpoint's method, path, price, auth, limits, fields, answers and an example"),
+	DOCS_ROW("pages.docs_pay", "/docs/pay-and-sign-in", h_page_docs_pay_get, NULL,
+	    "documentation: how to pay (x402 and MPP) and sign in (SIWX)"),
+	DOCS_ROW("pages.docs_points", "/docs/points-policy", h_page_points_policy_get, NULL,
+	    "documentation: the points policy, as its free read serves it"),
+	DOCS_ROW("pages.docs_score", "/docs/score-policy", h_page_score_policy_get, NULL,
+	    "documentation: the score policy's formula, from its constants"),
 	{ .id = "wallets.sent", .method = HM_GET, .pattern = "/api/v1/wallets/{address}/sent",
 	    .handler = h_wallet_sent_get, .auth = AUTH_NONE, .flags = EP_DB, .fields = wallet_sent_fields,
 	    .summary = "a wallet's sender-side tip totals and sent points (aggregates only)" },
