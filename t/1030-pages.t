@@ -6,9 +6,11 @@
 # show). curl checks every page's status, type, size and its HTML 404s; then
 # Debian's chromium, driven by puppeteer-core (t/browser/pages.mjs), types a
 # query into /, follows a result to its route page, opens a handle page and
-# the A2A extension pages: no page error, no failed request, no 5xx, with
+# the A2A extension pages, then the documentation index, an endpoint page it
+# links and the payment guide: no page error, no failed request, no 5xx, with
 # screenshots kept in $WAYMARK_VAR/pages; a second pass with JavaScript
-# disabled shows the same text.
+# disabled shows the same text. The documentation: a page for every row of
+# `waymark routes list`, each 200 and under 50 KB, the policies and the guide.
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/http.sh"
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -111,6 +113,63 @@ like "$body" 'Deprecated' "the legacy extension points to the canonical one"
 html_page "/docs/a2a/extensions/$b-agent-payments/v0.2" 200 "the legacy extension v0.2"
 html_page "/docs/a2a/extensions/$b-agent-recognition/v9.9" 404 "an unknown extension"
 
+# The documentation site (docs_url): the index links a page for every row of
+# `waymark routes list`, and each answers 200, names its row and is under
+# 50 KB; a paid row's page has its price and its 402, a JSON row's its
+# fields and an example body; the policies and the guide.
+rows=$("$WAYMARK_BUILD/waymark" routes list)
+nrows=$(wc -l <<<"$rows")
+html_page "/docs" 200 "the documentation index"
+is "$(grep -o 'href="/docs/endpoints/[^"]*"' <<<"$body" | sort -u | wc -l)" "$nrows" \
+	"the index links a page for each of the $nrows rows"
+like "$body" 'href="/docs/pay-and-sign-in"' "the index links the payment guide"
+like "$body" '<a href="/docs">Docs</a>' "the navigation links the documentation"
+docs_ok=0 docs_big=0 docs_max=0
+while IFS=$'\t' read -r _ _ id _; do
+	sleep 0.11   # the site rate class: 10 a second
+	req GET "/docs/endpoints/$id"
+	if [ "$status" = 200 ] && [[ $body == *"<code id=\"row-id\">$id</code>"* ]]; then
+		docs_ok=$((docs_ok + 1))
+	else
+		diag "/docs/endpoints/$id: $status"
+	fi
+	[ "${#body}" -lt 50000 ] || docs_big=$((docs_big + 1))
+	[ "${#body}" -le "$docs_max" ] || docs_max=${#body}
+done <<<"$rows"
+is "$docs_ok" "$nrows" "every row's page answers 200 and names its row"
+is "$docs_big" 0 "every row's page is under 50 KB (the largest $docs_max bytes)"
+paid_id=$(awk -F'\t' '$4 == "paid" { print $3; exit }' <<<"$rows")
+paid_price=$(awk -F'\t' '$4 == "paid" { print $5; exit }' <<<"$rows")
+html_page "/docs/endpoints/$paid_id" 200 "a paid row's page ($paid_id)"
+like "$body" "<dt>Price</dt><dd>$paid_price USDC</dd>" "it states the table's price"
+like "$body" '<td>402</td><td>payment required' "it lists the 402 with its challenges"
+like "$body" 'PAYMENT-REQUIRED' "it names the challenge header"
+like "$body" 'href="/docs/pay-and-sign-in"' "it links the payment guide"
+html_page "/docs/endpoints/x402.review_draft" 200 "a JSON row's page"
+like "$body" '<code>observation</code></td><td>body</td><td>required</td><td>string, minLength <code>1</code>' \
+	"it lists a body field with its type and limits"
+like "$body" '<td>413</td>' "it lists the body-size refusal"
+like "$body" "-d &#39;\\{&quot;routeId&quot;:&quot;0x2{64}&quot;,&quot;observation&quot;:&quot;text&quot;\\}&#39;" \
+	"its example request carries a body of the required fields"
+html_page "/docs/endpoints/x402.discovery" 200 "a query row's page"
+like "$body" '<code>limit</code></td><td>query</td><td>optional</td><td>integer, minimum <code>1</code>, maximum <code>20</code>, default <code>10</code>' \
+	"it lists a query field with its limits from the field table"
+html_page "/docs/endpoints/no.such.row" 404 "an unknown row"
+html_page "/docs/points-policy" 200 "the points policy"
+req GET /api/v1/points/policy
+pv=$(jqr .policyVersion)
+page /docs/points-policy
+like "$body" "$pv" "the points page shows the policy read's version ($pv)"
+like "$body" 'half life seconds' "the points page shows the policy's rules"
+html_page "/docs/score-policy" 200 "the score policy"
+like "$body" "$b"'\.recognition-score/v2' "the score page names the policy label"
+like "$body" 'at most 0\.5' "the score page states the cap from lib/score.h"
+html_page "/docs/pay-and-sign-in" 200 "the payment and sign-in guide"
+like "$body" 'PAYMENT-SIGNATURE' "the guide explains x402"
+like "$body" 'Authorization: Payment' "the guide explains MPP"
+like "$body" 'SIGN-IN-WITH-X' "the guide explains SIWX"
+like "$body" "href=\"/docs/endpoints/$paid_id\"" "the guide lists the paid rows"
+
 # The browser: Debian's chromium, both passes.
 res=$out/browser.json
 (cd "$top/t/browser" && node pages.mjs "$WAYMARK_TEST_URL" "$out" "$word" "$handle" \
@@ -119,9 +178,12 @@ ok $? "chromium visited the pages ($(jq -r .browser "$res" 2>/dev/null))" || dia
 for p in js nojs; do
 	is "$(jq -r ".passes[] | select(.name == \"$p\") | .problems | join(\"; \")" "$res")" "" \
 		"$p pass: no page error, failed request or error status"
-	is "$(jq -r ".passes[] | select(.name == \"$p\") | .pages | length" "$res")" 9 "$p pass: nine pages"
+	is "$(jq -r ".passes[] | select(.name == \"$p\") | .pages | length" "$res")" 12 "$p pass: twelve pages"
 	is "$(jq -r ".passes[] | select(.name == \"$p\") | [.pages[].status] | map(tostring) | join(\",\")" "$res")" \
-		"200,200,200,200,200,200,200,200,200" "$p pass: every page 200" 
+		"200,200,200,200,200,200,200,200,200,200,200,200" "$p pass: every page 200"
+	is "$(jq -r ".passes[] | select(.name == \"$p\") | [.pages[9,10,11].url | sub(\"^https?://[^/]*\"; \"\")] | join(\" \")" "$res" |
+		sed 's,/docs/endpoints/[^ ]*,/docs/endpoints/ROW,')" "/docs /docs/endpoints/ROW /docs/pay-and-sign-in" \
+		"$p pass: from the documentation index to an endpoint page, then to the payment guide"
 	like "$(jq -r ".passes[] | select(.name == \"$p\") | .pages[2].url" "$res")" "/routes/0x[0-9a-f]{64}\$" \
 		"$p pass: the first result led to a route page"
 	like "$(jq -r ".passes[] | select(.name == \"$p\") | .pages[1].url" "$res")" "/\\?q=$word\$" \
@@ -130,7 +192,7 @@ done
 is "$(jq -r '[.passes[] | [.pages[].text] ] | .[0] == .[1]' "$res")" true \
 	"with JavaScript off every page shows the same text"
 n_shots=$(ls "$out"/js-*.png "$out"/nojs-*.png 2>/dev/null | wc -l)
-is "$n_shots" 18 "a screenshot of every page of both passes is kept in $out"
+is "$n_shots" 24 "a screenshot of every page of both passes is kept in $out"
 jq -r '.passes[].pages[].html' "$res" > "$out/browser-pages.html"
 
 # No page shows a private tip's amount or note, or the private profile.
@@ -139,5 +201,5 @@ for f in "$out"/curl-*.html "$out/browser-pages.html"; do
 		ok 1 "no private amount, note or profile in $(basename "$f")"
 	fi
 done
-ok 0 "no page holds the private tip's amount or note, or the private profile ($(ls "$out"/curl-*.html | wc -l) pages by curl, 18 in the browser)"
+ok 0 "no page holds the private tip's amount or note, or the private profile ($(ls "$out"/curl-*.html | wc -l) pages by curl, 24 in the browser)"
 done_testing

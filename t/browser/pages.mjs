@@ -2,7 +2,8 @@
 // (t/1030-pages.t) with puppeteer-core, twice: with JavaScript, then with
 // JavaScript disabled. Each pass types QUERY into the search page's field
 // q, submits the form, follows the first result to its route page, then
-// opens the handle page and each extra page given. It prints one JSON
+// opens the handle page and each extra page given, then the documentation
+// index, the first endpoint page it links and the payment guide. It prints one JSON
 // object: per pass, each page visited {url, status, contentType, text
 // (main's innerText), html}, and what went wrong on the way (page errors,
 // console errors, failed requests, answers of 400 or more); screenshots go
@@ -60,6 +61,19 @@ async function pass(name, js) {
 	}
 	for (const path of [`/handles/${encodeURIComponent(handle)}`, ...extra]) {
 		resp = await page.goto(`${base}${path}`, { waitUntil: 'load' });
+		await record(resp);
+	}
+	// The documentation: its index, the first endpoint page it links, and
+	// from there the guide to paying and signing in.
+	resp = await page.goto(`${base}/docs`, { waitUntil: 'load' });
+	await record(resp);
+	for (const sel of ['a[href^="/docs/endpoints/"]', 'a[href="/docs/pay-and-sign-in"]']) {
+		const a = await page.$(sel);
+		if (!a) {
+			problems.push(`no link ${sel} on ${page.url()}`);
+			break;
+		}
+		[resp] = await Promise.all([page.waitForNavigation({ waitUntil: 'load' }), a.click()]);
 		await record(resp);
 	}
 	await page.close();
