@@ -243,9 +243,11 @@ answers_write(struct buf *b, json_object *op, json_object *comps)
 		}
 		html_printf(b, "</td></tr>\n");
 	}
-	html_printf(b, "</table>\n<p class=\"note\">Every REST error is the JSON object "
-	    "<code>{error, message, field?}</code>: a snake_case code, one sentence, and the field at "
-	    "fault when there is one.</p>\n");
+	html_printf(b, "</table>\n");
+	if (json_object_object_get(rs, "400") != NULL)
+		html_printf(b, "<p class=\"note\">Every REST error is the JSON object "
+		    "<code>{error, message, field?}</code>: a snake_case code, one sentence, and the "
+		    "field at fault when there is one.</p>\n");
 }
 
 /* An example value of a field, as the JSON the request carries. */
@@ -327,13 +329,16 @@ example_write(struct buf *t, const struct config *cfg, const struct endpoint *e)
 		if (f->src != VS_QUERY || !f->required)
 			continue;
 		v = example_value(f);
-		buf_printf(t, "%s%s=%s", sep, f->name, json_object_get_string(v));
+		buf_printf(t, "%s%s=%s", sep, f->name, v ? json_object_get_string(v) : "example");
 		json_object_put(v);
 		sep = "&";
 	}
 	buf_adds(t, "'");
 	if (e->body == BODY_JSON) {
-		body = json_object_new_object();
+		if ((body = json_object_new_object()) == NULL) {
+			t->full = true;   /* out of memory: no example rather than half of one */
+			return;
+		}
 		for (const struct field *f = e->fields; f && f->name; f++)
 			if (f->src == VS_BODY && f->required)
 				json_object_object_add(body, f->name, example_value(f));

@@ -265,6 +265,10 @@ static const struct treq reqs[] = {
 	{ "GET board page", "GET", "/board", .check = SAME_PAGE },
 	{ "GET A2A extension page", "GET", "/docs/a2a/extensions/" BRAND_LOWER "-agent-recognition/v0.1",
 	    .check = SAME_PAGE },
+	{ "GET documentation index", "GET", "/docs", .check = SAME_PAGE },
+	{ "GET points policy page", "GET", "/docs/points-policy", .check = SAME_PAGE },
+	{ "GET score policy page", "GET", "/docs/score-policy", .check = SAME_PAGE },
+	{ "GET payment guide", "GET", "/docs/pay-and-sign-in", .check = SAME_PAGE },
 	{ "GET retired feed", "GET", "/api/feed", .check = SAME_BYTES },
 	/* bad input */
 	{ "unknown path", "GET", "/api/v1/nothing-here", .check = SAME_BYTES },
