@@ -43,8 +43,9 @@ g 1 "CREATE USER 'waymark'@'localhost' IDENTIFIED BY '$pw'"
 # conf NODE DB: a configuration for node NODE's socket and database DB.
 conf() {
 	local f=$G/node$1-$2.conf
-	printf 'db_socket = %s\ndb_user = waymark\ndb_password = %s\ndb_name = %s\n' \
-		"$G/n$1/run/mysqld.sock" "$pw" "$2" > "$f"
+	# 0600: a configuration others may read is refused (INSTALL section 11).
+	(umask 077 && printf 'db_socket = %s\ndb_user = waymark\ndb_password = %s\ndb_name = %s\n' \
+		"$G/n$1/run/mysqld.sock" "$pw" "$2" > "$f")
 	echo "$f"
 }
 # newdb DB: made on node 1; the others are waited for, since a node that
@@ -54,7 +55,8 @@ newdb() {
 		GRANT ALL PRIVILEGES ON $1.* TO 'waymark'@'localhost'"
 	g 2 "SELECT 1" >/dev/null; g 3 "SELECT 1" >/dev/null
 }
-applied() { sed -n 's/^migrations: \([0-9]*\) applied$/\1/p' "$1"; }
+# applied OUT: the count a migrate run printed, 0 when it printed none (it failed).
+applied() { local k; k=$(sed -n 's/^migrations: \([0-9]*\) applied$/\1/p' "$1"); echo "${k:-0}"; }
 
 # Two runs at once on two nodes, three rounds with the pair turned.
 for r in 1 2 3; do
