@@ -79,7 +79,8 @@ target_init(struct target *t, const struct req *r)
  * request binding) into t->request_id: the row's own (siwx_request), else
  * the digest of its JSON body, else none. Runs with the validated fields
  * and the database. 0; -1 when the row's hook failed (the database); -2
- * when the body has no canonical form (the request's fault).
+ * when the body has no canonical form (the request's fault); -3 when
+ * memory ran out.
  */
 static int
 target_bind(struct target *t, struct req *r)
@@ -88,7 +89,11 @@ target_bind(struct target *t, struct req *r)
 	if (r->ep->siwx_request)
 		return r->ep->siwx_request(r, t->request_id, sizeof(t->request_id)) < 0 ? -1 : 0;
 	if (r->ep->body == BODY_JSON && r->json)
-		return siwx_body_request_id(r->json, t->request_id) < 0 ? -2 : 0;
+		switch (siwx_body_request_id(r->json, t->request_id)) {
+		case 0: return 0;
+		case -1: return -2;
+		default: return -3;
+		}
 	return 0;
 }
 
@@ -253,6 +258,8 @@ siwx_gate_run(const struct gate *g, struct req *r, struct resp *w)
 	case -2:
 		return resp_fail(w, ERR_INVALID_REQUEST, NULL, "The body cannot be bound to a sign-in: it has a "
 		    "number that is not an integer within +-(2^53 - 1), which has no canonical form here.");
+	case -3:
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
 	default:
 		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
 	}

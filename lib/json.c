@@ -1011,8 +1011,10 @@ canonical_value(json_object *o, struct buf *out, size_t depth)
 
 		if (depth >= JSON_DEPTH_CEILING)
 			return -1;
-		if ((names = calloc(n + 1, sizeof(*names))) == NULL)
+		if ((names = calloc(n + 1, sizeof(*names))) == NULL) {
+			json_alloc_failed();
 			return -1;
+		}
 		json_object_object_foreach(o, key, val) {
 			(void)val;
 			if (k < n)

@@ -176,7 +176,8 @@ enum json_keys json_check_keys(json_object *obj, const char *const allowed[], co
  * would need ECMAScript number formatting), and so are invalid UTF-8 in a
  * string or name, an integer outside that range and nesting deeper than
  * JSON_DEPTH_CEILING. Returns 0, or -1 on a refusal or when out is full
- * (out may then hold part of the text).
+ * (out may then hold part of the text); running out of memory also sets
+ * the allocation latch (json_alloc_latched).
  */
 int json_canonical(json_object *obj, struct buf *out);
 

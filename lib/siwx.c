@@ -368,12 +368,15 @@ int
 siwx_body_request_id(json_object *body, char out[SIWX_REQUEST_ID_LEN + 1])
 {
 	struct buf canon;
-	int rc = -1;
+	int rc;
 
 	out[0] = '\0';
 	buf_init(&canon, SIWX_CANONICAL_MAX);
-	if (json_canonical(body, &canon) == 0 && sha256_hex(buf_str(&canon), canon.len, out) == 0)
-		rc = 0;
+	if (json_canonical(body, &canon) < 0)
+		/* A body within any row's limit fits the cap: full means memory ran out. */
+		rc = canon.full || json_alloc_latched() ? -2 : -1;
+	else
+		rc = sha256_hex(buf_str(&canon), canon.len, out) == 0 ? 0 : -2;   /* the digest's context */
 	buf_release(&canon);
 	return rc;
 }

@@ -128,7 +128,8 @@ enum siwx_rc siwx_verify(const struct config *cfg, const struct siwx_proof *p, e
  * (docs/PROTOCOL.md, Sign-In-With-X): "0x" + the lowercase hex SHA-256 of
  * body's RFC 8785 canonical JSON (lib/json.h, json_canonical), into
  * out[SIWX_REQUEST_ID_LEN + 1]. 0; -1 when body has no canonical form (a
- * number that is not an integer within +-(2^53 - 1)) or memory ran out.
+ * number that is not an integer within +-(2^53 - 1)); -2 when memory ran
+ * out.
  */
 int siwx_body_request_id(json_object *body, char out[SIWX_REQUEST_ID_LEN + 1]);
 
