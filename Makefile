@@ -156,7 +156,8 @@ $(BUILD)/nginx-http.conf: $(BUILD)/waymark
 # service; t/1020-openapi.t fails when the committed file is not this.
 # No WAYMARK_* variable of the caller's may change it.
 docs/openapi.json: $(BUILD)/waymark
-	env -i $(BUILD)/waymark routes openapi --reference > $@.tmp && mv $@.tmp $@
+	env -i $(BUILD)/waymark routes openapi --reference > $(BUILD)/openapi.json.tmp && \
+		mv $(BUILD)/openapi.json.tmp $@
 
 lint:
 	@tools/lint

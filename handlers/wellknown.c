@@ -49,7 +49,8 @@ enum err
 h_x402_wellknown_get(struct req *r, struct resp *w)
 {
 	json_object *o = json_object_new_object(), *res = json_object_new_array();
-	char base[CONFIG_STR_MAX], url[CONFIG_STR_MAX + 256];
+	/* text: the instructions, which name the base twice. */
+	char base[CONFIG_STR_MAX], url[CONFIG_STR_MAX + 256], text[2 * CONFIG_STR_MAX + 512];
 	enum err e = ERR_NONE;
 
 	base_url(r->cfg, base, sizeof(base));
@@ -63,13 +64,13 @@ h_x402_wellknown_get(struct req *r, struct resp *w)
 		json_object_array_add(res, json_object_new_string(url));
 	}
 	json_object_object_add(o, "resources", res);
-	snprintf(url, sizeof(url), "Every paid operation, with its price and parameters, is in "
+	snprintf(text, sizeof(text), "Every paid operation, with its price and parameters, is in "
 	    "%s/openapi.json (x-payment-info), including those with path parameters (one route, a "
 	    "profile's activity, a handle's list, a private tip), which have no single URL to list "
 	    "here. Each answers 402 with an x402 challenge (PAYMENT-REQUIRED) and, when offered, an "
 	    "MPP challenge (WWW-Authenticate); the live challenge is authoritative. How to "
 	    "discover, pay, sign in and review: %s/skill.md.", base, base);
-	json_object_object_add(o, "instructions", json_object_new_string(url));
+	json_object_object_add(o, "instructions", json_object_new_string(text));
 	if (resp_json(w, 200, o) < 0)
 		e = resp_fail(w, ERR_INTERNAL, NULL, NULL);
 	json_object_put(o);
