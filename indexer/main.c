@@ -15,10 +15,15 @@
  * RPC or database failures are recorded for /health and retried with
  * exponential backoff, each source on its own (one stuck source does
  * not hold the others back).
+ * Several may run against one database (one per host): only the holder
+ * of the lease indexes, the others stand by (lease.h; docs/ARCHITECTURE.md,
+ * Indexer).
  *
  * Usage: waymark-indexer [-c config] [-x]
  *   -x  exit once caught up with the safe head, printing throughput
- * SIGTERM: finish the current step, then exit 0.
+ * SIGTERM (SIGINT, SIGQUIT, SIGUSR1): finish the current step, release
+ * the lease, then exit 0.
+ * With -x a standby waits for the lease before it indexes.
  * Started as root, it becomes run_user (lib/runas.h) once the configuration
  * is read, before it opens a connection.
  */
@@ -34,6 +39,7 @@
 #include "config.h"
 #include "db.h"
 #include "hex.h"
+#include "lease.h"
 #include "routedboon.h"
 #include "rpc.h"
 #include "runas.h"
@@ -80,6 +86,9 @@ struct ix {
 	struct source src[SRC__MAX];
 	size_t nsrc;
 	struct source *cur;        /* the source being stepped */
+	struct lease lease;
+	bool lease_failing;        /* the last lease statement failed (logged once) */
+	bool standby_said;         /* "standing by" is logged since it last held the lease */
 	uint64_t indexed;          /* events stored by this process */
 	char err[600];
 };
@@ -713,7 +722,8 @@ add_source(struct ix *x, enum src_kind kind, const char *name, const struct addr
 	src->dense = true;         /* until a range says otherwise */
 	src->backoff = BACKOFF_MIN_MS;
 	addr_format_lower(a, src->contract_text);
-	src->st = (struct store){ .db = &x->db, .chain_id = x->cfg->chain_id, .start_block = start };
+	src->st = (struct store){ .db = &x->db, .chain_id = x->cfg->chain_id, .start_block = start,
+	    .lease = &x->lease };
 	memcpy(src->st.contract_hex, src->contract_text + 2, 41);
 	if (kind == SRC_ROUTED) {
 		routedboon_topic0(src->topics[0]);
@@ -722,6 +732,51 @@ add_source(struct ix *x, enum src_kind kind, const char *name, const struct addr
 		src->ntopics = tipev_topics(kind == SRC_TIPS ? TIPSRC_TIPS : kind == SRC_ATTESTATION ?
 		    TIPSRC_ATTESTATION : TIPSRC_REGISTRY, src->topics);
 	}
+}
+
+/*
+ * The lease's turn (lease.h): the holder renews it, a standby tries to
+ * take it; the log says when this process becomes the holder or a
+ * standby. Returns when the next turn is due (monotonic seconds): a
+ * third of the lease on for the holder, a fifth for a standby.
+ */
+static double
+lease_turn(struct ix *x)
+{
+	struct lease *l = &x->lease;
+	bool was = l->held, holds = false;
+	char who[LEASE_ID_MAX];
+	int64_t left;
+
+	if ((was ? lease_renew(l, &holds) : lease_take(l, &holds)) != DB_OK) {
+		if (!x->lease_failing)
+			fprintf(stderr, "waymark-indexer: lease: cannot %s the lease: %s (trying again)\n",
+			    was ? "renew" : "take", x->db.err);
+		x->lease_failing = true;
+		return now_s() + (double)l->ms / 5000;
+	}
+	x->lease_failing = false;
+	if (holds && !was) {
+		fprintf(stderr, "waymark-indexer: lease: %s holds the indexer lease of chain %" PRIu64
+		    " now (%" PRIu64 " ms, renewed every %" PRIu64 " ms): indexing\n", l->id, l->chain_id,
+		    l->ms, l->ms / 3);
+		x->standby_said = false;
+	} else if (!holds && was) {
+		fprintf(stderr, "waymark-indexer: lease: lost the indexer lease (it expired before this "
+		    "renewal): standing by\n");
+	}
+	if (!holds && !x->standby_said) {
+		if (lease_holder(l, who, sizeof(who), &left) != DB_OK)
+			snprintf(who, sizeof(who), "?");
+		if (who[0] != '\0')
+			fprintf(stderr, "waymark-indexer: lease: %s stands by: %s holds the lease for %" PRId64
+			    " ms more\n", l->id, who, left);
+		else
+			fprintf(stderr, "waymark-indexer: lease: %s stands by: the lease is free, trying again\n",
+			    l->id);
+		x->standby_said = true;
+	}
+	return now_s() + (double)l->ms / (holds ? 3000 : 5000);
 }
 
 int
@@ -734,7 +789,7 @@ main(int argc, char **argv)
 	char err[512], addr[43];
 	bool exit_at_head = false;
 	uint64_t safe = 0;
-	double t0;
+	double t0, lease_due = 0;
 	int opt;
 
 	while ((opt = getopt(argc, argv, "c:x")) != -1) {
@@ -766,6 +821,7 @@ main(int argc, char **argv)
 		fprintf(stderr, "waymark-indexer: cannot set up HTTP\n");
 		return 1;
 	}
+	lease_init(&x.lease, &x.db, &cfg);
 	add_source(&x, SRC_ROUTED, "routed", &cfg.companion_address, cfg.companion_start_block);
 	add_source(&x, SRC_TIPS, "tips", &cfg.tips_address, cfg.tips_start_block);
 	add_source(&x, SRC_ATTESTATION, "attestation", &cfg.attestation_address, cfg.attestation_start_block);
@@ -776,6 +832,9 @@ main(int argc, char **argv)
 	sa.sa_handler = on_term;
 	sigaction(SIGTERM, &sa, NULL);
 	sigaction(SIGINT, &sa, NULL);
+	/* multiwatch (tools/stack) stops its child with SIGQUIT; its default "graceful" signal is SIGUSR1. */
+	sigaction(SIGQUIT, &sa, NULL);
+	sigaction(SIGUSR1, &sa, NULL);
 	for (size_t i = 0; i < x.nsrc; i++) {
 		struct addr a;
 
@@ -785,10 +844,23 @@ main(int argc, char **argv)
 		    addr_format(&a, addr), cfg.chain_id, x.src[i].st.start_block, cfg.confirmations,
 		    x.src[i].range);
 	}
+	fprintf(stderr, "waymark-indexer: lease: this indexer is %s; leases of %" PRIu64 " ms\n", x.lease.id,
+	    cfg.indexer_lease_ms);
 	t0 = now_s();
 	while (!stopping) {
 		bool idle = true, waiting = false;
 		double now = now_s(), wake = now + (double)cfg.indexer_poll_ms / 1000;
+
+		if (now >= lease_due)
+			lease_due = lease_turn(&x);
+		if (!x.lease.held) {
+			now = now_s();
+			if (lease_due > now)
+				sleep_ms((uint64_t)((lease_due - now) * 1000) + 1);
+			continue;
+		}
+		if (lease_due < wake)
+			wake = lease_due;
 
 		/*
 		 * The sources take turns: one range (or one reorg repair) each.
@@ -805,8 +877,22 @@ main(int argc, char **argv)
 					wake = src->retry_at;
 				continue;
 			}
+			/* A step may be long (a backfill): renew between them too. */
+			if (now_s() >= lease_due) {
+				lease_due = lease_turn(&x);
+				if (!x.lease.held)
+					break;
+			}
 			x.cur = src;
 			r = step(&x, &safe);
+			if (r < 0 && x.lease.lost) {
+				/* A fence found the lease gone: nothing was stored; stand by. */
+				fprintf(stderr, "waymark-indexer: lease: lost the indexer lease (%s): standing by\n",
+				    x.err);
+				x.lease.lost = false;
+				lease_due = 0;
+				break;
+			}
 			if (r < 0) {
 				fprintf(stderr, "waymark-indexer: %s: %s (retrying in %" PRIu64 " ms)\n", src->name,
 				    x.err, src->backoff);
@@ -829,6 +915,8 @@ main(int argc, char **argv)
 			if (r != 1)
 				idle = false;
 		}
+		if (!x.lease.held)
+			continue;
 		if (!idle)
 			continue;
 		if (exit_at_head && !waiting)
@@ -836,6 +924,13 @@ main(int argc, char **argv)
 		now = now_s();
 		if (wake > now)
 			sleep_ms((uint64_t)((wake - now) * 1000) + 1);
+	}
+	if (x.lease.held) {
+		if (lease_release(&x.lease) == DB_OK)
+			fprintf(stderr, "waymark-indexer: lease: released\n");
+		else
+			fprintf(stderr, "waymark-indexer: lease: cannot release the lease: %s (it expires by "
+			    "itself)\n", x.db.err);
 	}
 	if (exit_at_head) {
 		double dt = now_s() - t0;

@@ -48,6 +48,18 @@ sql_free(struct sql *q)
 }
 
 enum db_rc
+store_fence(struct store *s)
+{
+	return s->lease != NULL ? lease_fence(s->lease) : DB_OK;
+}
+
+enum db_rc
+store_lease_check(struct store *s)
+{
+	return s->lease != NULL ? lease_check(s->lease) : DB_OK;
+}
+
+enum db_rc
 store_checkpoint(struct store *s, struct checkpoint *cp)
 {
 	char b[512];
@@ -84,10 +96,23 @@ store_checkpoint(struct store *s, struct checkpoint *cp)
 	return rc;
 }
 
+/*
+ * The notes for /health are single statements, not fenced transactions:
+ * this condition makes one that a process without the lease sends change
+ * nothing.
+ */
+static void
+held_only(const struct store *s, struct sql *q)
+{
+	if (s->lease != NULL)
+		sql_add(q, " AND EXISTS (SELECT 1 FROM indexer_lease WHERE chain_id = ? AND holder = ? AND "
+		    "expires_at > UTC_TIMESTAMP(3))", SQL_U64(s->chain_id), SQL_TEXT(s->lease->id));
+}
+
 enum db_rc
 store_note_head(struct store *s, uint64_t head)
 {
-	char b[512];
+	char b[1024];
 	struct sql q = SQL_ON(b);
 	uint8_t ct[20];
 
@@ -95,13 +120,14 @@ store_note_head(struct store *s, uint64_t head)
 	sql_add(&q, "UPDATE indexer_checkpoints SET head_block = ?, "
 	    "head_seen_at = UTC_TIMESTAMP(), last_error = NULL, last_error_at = NULL "
 	    "WHERE chain_id = ? AND contract = ?", SQL_U64(head), SQL_U64(s->chain_id), SQL_BYTES(ct, 20));
+	held_only(s, &q);
 	return db_exec(s->db, &q);
 }
 
 enum db_rc
 store_note_error(struct store *s, const char *msg)
 {
-	char b[1024];
+	char b[2048];
 	struct sql q = SQL_ON(b);
 	uint8_t ct[20];
 	size_t n = strlen(msg);
@@ -112,6 +138,7 @@ store_note_error(struct store *s, const char *msg)
 	sql_add(&q, "UPDATE indexer_checkpoints SET last_error = ?, "
 	    "last_error_at = UTC_TIMESTAMP() WHERE chain_id = ? AND contract = ?", SQL_TEXTN(msg, n),
 	    SQL_U64(s->chain_id), SQL_BYTES(ct, 20));
+	held_only(s, &q);
 	return db_exec(s->db, &q);
 }
 
@@ -293,6 +320,8 @@ range_body(struct db *db, void *arg)
 
 	(void)db;
 	*g->stored = 0;
+	if ((rc = store_lease_check(s)) != DB_OK)
+		return rc;
 	contract(s, ct);
 	for (size_t i = 0; i < g->n; i += ROWS_PER_INSERT) {
 		size_t end = i + ROWS_PER_INSERT < g->n ? i + ROWS_PER_INSERT : g->n;
@@ -330,9 +359,10 @@ range_body(struct db *db, void *arg)
 			return rc;
 		*g->stored += (size_t)mysql_affected_rows(s->db->my);
 	}
-	if ((rc = store_advance(s, q, g->blocks, g->nb, g->to, g->to_hash)) != DB_OK)
+	if ((rc = store_advance(s, q, g->blocks, g->nb, g->to, g->to_hash)) != DB_OK ||
+	    (rc = refresh(s, g->routes, g->n, g->wallets, nw)) != DB_OK)
 		return rc;
-	return refresh(s, g->routes, g->n, g->wallets, nw);
+	return store_fence(s);
 }
 
 enum db_rc
@@ -488,6 +518,8 @@ unwind_body(struct db *db, void *arg)
 
 	(void)db;
 	*u->removed = 0;
+	if ((rc = store_lease_check(s)) != DB_OK)
+		return rc;
 	contract(s, ct);
 	if ((rc = collect(s, COL_ROUTE, u->fork, &u->routes, &nr)) != DB_OK ||
 	    (rc = collect(s, COL_TIPPER, u->fork, &u->wallets, &nw)) != DB_OK)
@@ -519,9 +551,10 @@ unwind_body(struct db *db, void *arg)
 	    "AND b.contract = c.contract AND b.block_number = ?), c.updated_at = UTC_TIMESTAMP() "
 	    "WHERE c.chain_id = ? AND c.contract = ?", SQL_I64(u->fork), SQL_I64(u->fork),
 	    SQL_U64(s->chain_id), SQL_BYTES(ct, 20));
-	if ((rc = db_exec(s->db, &q)) != DB_OK)
+	if ((rc = db_exec(s->db, &q)) != DB_OK ||
+	    (rc = refresh(s, u->routes, nr, u->wallets, nw)) != DB_OK)
 		return rc;
-	return refresh(s, u->routes, nr, u->wallets, nw);
+	return store_fence(s);
 }
 
 enum db_rc

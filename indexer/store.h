@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "db.h"
+#include "lease.h"
 #include "sql.h"
 #include "routedboon.h"
 #include "tipevent.h"
@@ -21,6 +22,7 @@ struct store {
 	uint64_t chain_id;
 	char contract_hex[41];      /* lowercase, no 0x: for X'..' literals */
 	uint64_t start_block;
+	struct lease *lease;        /* fences every write of chain facts; NULL: none */
 };
 
 struct checkpoint {
@@ -33,6 +35,16 @@ struct block_ref {
 	uint64_t number;
 	uint8_t hash[32];
 };
+
+/*
+ * Last before the commit of every transaction that writes chain facts
+ * (both stores' range and rollback bodies): lease_fence of s->lease, so
+ * nothing commits once the lease is lost (DB_ERROR, s->lease->lost set).
+ */
+enum db_rc store_fence(struct store *s);
+
+/* First in the same transactions: lease_check of s->lease (no lock taken). */
+enum db_rc store_lease_check(struct store *s);
 
 /* Read the checkpoint, creating it at start_block - 1 when absent. */
 enum db_rc store_checkpoint(struct store *s, struct checkpoint *cp);

@@ -789,6 +789,8 @@ range_body(struct db *db, void *arg)
 
 	(void)db;
 	*g->stored = 0;
+	if ((rc = store_lease_check(g->s)) != DB_OK)
+		return rc;
 	/* Each piece's rows as it arrives; then the checkpoint and the derived tables. */
 	for (size_t i = 0;; i++) {
 		const struct tipevent *ev;
@@ -811,8 +813,9 @@ range_body(struct db *db, void *arg)
 			goto out;
 		note_touched(&t, ev, n);
 	}
-	if ((rc = store_advance(g->s, &g->q, g->f->blocks, g->f->nb, g->f->to, g->f->to_hash)) == DB_OK)
-		rc = refresh(g->s, &g->q, &t);
+	if ((rc = store_advance(g->s, &g->q, g->f->blocks, g->f->nb, g->f->to, g->f->to_hash)) == DB_OK &&
+	    (rc = refresh(g->s, &g->q, &t)) == DB_OK)
+		rc = store_fence(g->s);
 out:
 	touched_free(&t);
 	keys_free(&private_ids);
@@ -897,6 +900,8 @@ unwind_body(struct db *db, void *arg)
 
 	(void)db;
 	*u->removed = 0;
+	if ((rc = store_lease_check(s)) != DB_OK)
+		return rc;
 	contract_bytes(s, ct);
 	if ((rc = collect_above(u, "tip", &t.tips)) != DB_OK ||
 	    (rc = collect_above(u, "link", &t.links)) != DB_OK ||
@@ -936,7 +941,8 @@ unwind_body(struct db *db, void *arg)
 	    SQL_U64(s->chain_id), SQL_BYTES(ct, 20));
 	if ((rc = db_exec(s->db, q)) != DB_OK)
 		goto out;
-	rc = refresh(s, q, &t);
+	if ((rc = refresh(s, q, &t)) == DB_OK)
+		rc = store_fence(s);
 out:
 	touched_free(&t);
 	return rc;

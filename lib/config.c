@@ -81,6 +81,12 @@ const struct config_key config_keys[] = {
 	    "blocks per eth_getLogs request of the indexer (halved when the node refuses)" },
 	{ "indexer_poll_ms", CT_UINT, N(indexer_poll_ms), "2000", 10, 600000, false,
 	    "how often the indexer polls the chain head once caught up, in milliseconds" },
+	{ "indexer_lease_ms", CT_UINT, N(indexer_lease_ms), "15000", 300, 3600000, false,
+	    "how long the indexer lease lasts unrenewed, in milliseconds: the holder renews it every "
+	    "third of that, a standby takes it over once it has expired (INSTALL, section 6)" },
+	{ "indexer_id", CT_STRING, S(indexer_id), "", 0, 0, false,
+	    "the name this indexer holds the lease under; empty: <hostname>:<pid>:<random>, new for "
+	    "each process; never the same for two indexers running at once" },
 	{ "chain_id", CT_UINT, N(chain_id), "8453", 1, UINT64_C(0xffffffffffff), false,
 	    "EVM chain id (Base mainnet 8453)" },
 	{ "confirmations", CT_UINT, N(confirmations), "5", 0, 1000, false,

@@ -58,6 +58,8 @@ struct config {
 	uint64_t sigcheck_timeout_ms;    /* one signature check's whole wait on the RPC */
 	uint64_t indexer_block_range;
 	uint64_t indexer_poll_ms;
+	uint64_t indexer_lease_ms;      /* the lease lasts this long unrenewed (indexer/lease.h) */
+	char indexer_id[128];           /* the lease holder's name; "" for hostname:pid:random */
 	uint64_t chain_id;
 	uint64_t confirmations;
 	struct addr companion_address;
