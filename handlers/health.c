@@ -1,7 +1,8 @@
 /*
  * health.c: GET /health. {ok, version} plus diagnostics: the database
  * (reachable, schema version) and the chain indexer (indexed block, chain
- * head, lag, last error), read from MariaDB; workers never call the chain.
+ * head, lag, last error, the lease's holder and expiry), read from MariaDB;
+ * workers never call the chain.
  * The diagnostics are reused for health_ttl_ms per serving thread so monitors
  * polling /health do not load MariaDB. Database unreachable: 503 with the
  * JSON error. An indexer that lags or fails is reported, not an error: the
@@ -12,6 +13,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+
+#include <mysqld_error.h>
 
 #include "clock.h"
 #include "config.h"
@@ -31,10 +34,62 @@ struct health_cache {
 	int64_t ix_block, ix_head, ix_seen_ago;
 	bool ix_has_head, ix_has_seen;
 	char ix_error[320];
+	bool lease_row;            /* the lease table has this chain's row */
+	char lease_holder[128];    /* "" when nobody holds it */
+	int64_t lease_left_ms;
 };
 
 /* Each serving thread reuses its own check (no lock, no sharing). */
 static _Thread_local struct health_cache cache;
+
+/*
+ * The indexer lease (sql/021_indexer_lease.sql): who holds it and for how
+ * long. A missing row, or a missing table (a worker of this version
+ * before the migration ran), is no error: the lease is then unknown.
+ */
+static enum db_rc
+read_lease(struct req *r)
+{
+	char b[320];
+	struct sql q = SQL_ON(b);
+	MYSQL_RES *res = NULL;
+	MYSQL_ROW row;
+	enum db_rc rc;
+
+	cache.lease_row = false;
+	cache.lease_holder[0] = '\0';
+	cache.lease_left_ms = 0;
+	sql_add(&q, "SELECT IF(expires_at > UTC_TIMESTAMP(3), holder, ''), GREATEST(0, TIMESTAMPDIFF("
+	    "MICROSECOND, UTC_TIMESTAMP(3), expires_at) DIV 1000) FROM indexer_lease WHERE chain_id = ?",
+	    SQL_U64(r->cfg->chain_id));
+	rc = db_query(r->db, &q, &res);
+	if (rc == DB_ERROR && r->db->last_errno == ER_NO_SUCH_TABLE)
+		return DB_OK;
+	if (rc != DB_OK)
+		return rc;
+	if (res && (row = mysql_fetch_row(res)) != NULL &&
+	    (rc = db_row_text(row, 0, "lease holder", cache.lease_holder, sizeof(cache.lease_holder))) == DB_OK &&
+	    (rc = db_row_i64(row, 1, "lease milliseconds left", &cache.lease_left_ms)) == DB_OK)
+		cache.lease_row = true;
+	if (res)
+		mysql_free_result(res);
+	return rc;
+}
+
+/* {holder, expiresIn}: both null when nobody holds it; null when unknown. */
+static json_object *
+lease_json(void)
+{
+	json_object *o;
+	bool held = cache.lease_holder[0] != '\0';
+
+	if (!cache.lease_row)
+		return NULL;
+	o = json_object_new_object();
+	json_object_object_add(o, "holder", held ? json_object_new_string(cache.lease_holder) : NULL);
+	json_object_object_add(o, "expiresIn", held ? json_object_new_int64(cache.lease_left_ms) : NULL);
+	return o;
+}
 
 static enum db_rc
 read_indexer(struct req *r)
@@ -49,7 +104,7 @@ read_indexer(struct req *r)
 	    "UTC_TIMESTAMP()), last_error FROM indexer_checkpoints WHERE chain_id = ? AND contract = ?",
 	    SQL_U64(r->cfg->chain_id), SQL_BYTES(r->cfg->companion_address.b, ADDR_LEN));
 	cache.ix_row = false;
-	if ((rc = db_query(r->db, &q, &res)) != DB_OK)
+	if ((rc = read_lease(r)) != DB_OK || (rc = db_query(r->db, &q, &res)) != DB_OK)
 		return rc;
 	if (res && (row = mysql_fetch_row(res)) != NULL) {
 		cache.ix_has_head = !db_row_null(row, 1);
@@ -92,6 +147,7 @@ indexer_json(const struct config *cfg)
 		json_object_object_add(o, "status", json_object_new_string("not_configured"));
 		return o;
 	}
+	json_object_object_add(o, "lease", lease_json());
 	if (!cache.ix_row) {
 		json_object_object_add(o, "status", json_object_new_string("not_started"));
 		return o;
