@@ -18,6 +18,15 @@ lease_init(struct lease *l, struct db *db, const struct config *cfg)
 	l->db = db;
 	l->chain_id = cfg->chain_id;
 	l->ms = cfg->indexer_lease_ms;
+	/*
+	 * A holder that stalls inside a transaction (paused, or cut off)
+	 * holds the lease row's lock from its fence to its commit; on one
+	 * server a standby's take would wait for it however long that is.
+	 * The server ends such a connection after a lease's time idle, and
+	 * a transaction that waited that long could not have kept the lease
+	 * anyway (its fence finds it expired).
+	 */
+	db_idle_txn_timeout(db, (unsigned int)((l->ms + 999) / 1000));
 	if (cfg->indexer_id[0] != '\0') {
 		snprintf(l->id, sizeof(l->id), "%s", cfg->indexer_id);
 		return;

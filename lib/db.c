@@ -49,6 +49,22 @@ keep_error(struct db *d)
 	snprintf(d->err, sizeof(d->err), "%u: %s", mysql_errno(d->my), mysql_error(d->my));
 }
 
+/* The session's idle_transaction_timeout, from db_idle_txn_timeout. */
+static int
+set_idle_txn(struct db *d)
+{
+	char b[64];
+
+	snprintf(b, sizeof(b), "SET SESSION idle_transaction_timeout = %u", d->idle_txn_s);
+	return mysql_query(d->my, b);
+}
+
+void
+db_idle_txn_timeout(struct db *d, unsigned int seconds)
+{
+	d->idle_txn_s = seconds;
+}
+
 enum db_rc
 db_connect(struct db *d)
 {
@@ -78,7 +94,8 @@ db_connect(struct db *d)
 	/* sql.h escapes for exactly this: utf8mb4, and backslash escapes on. */
 	if (mysql_query(d->my, "SET time_zone = '+00:00', sql_mode = 'STRICT_ALL_TABLES,"
 	    "NO_ZERO_DATE,NO_ZERO_IN_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION'") != 0 ||
-	    (d->read_committed && mysql_query(d->my, "SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED") != 0)) {
+	    (d->read_committed && mysql_query(d->my, "SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED") != 0) ||
+	    (d->idle_txn_s > 0 && set_idle_txn(d) != 0)) {
 		keep_error(d);
 		db_close(d);
 		return DB_UNAVAILABLE;

@@ -48,6 +48,7 @@ struct db {
 	char err[256];    /* last error text, for logs only (never to clients) */
 	unsigned int last_errno; /* the server or client error of the last failed statement */
 	int fault_in;     /* db_fault_after: statements until the injected failure; 0: none */
+	unsigned int idle_txn_s; /* db_idle_txn_timeout: the server's idle_transaction_timeout; 0: its default */
 };
 
 /* Remember the configuration; connects on first use. */
@@ -68,6 +69,16 @@ void db_init_script(struct db *d, const struct config *cfg);
  * snapshot would (docs/ARCHITECTURE.md, Indexer).
  */
 void db_init_sole_writer(struct db *d, const struct config *cfg);
+
+/*
+ * From the next connection on (and now, when connected, at the next
+ * reconnect), the server ends this connection when it sits idle inside a
+ * transaction for more than seconds (idle_transaction_timeout), releasing
+ * its row locks: a client that stalls mid-transaction (paused, or cut off)
+ * cannot keep another from a row for long. The indexer uses it with its
+ * lease (indexer/lease.h). 0: the server's default (never).
+ */
+void db_idle_txn_timeout(struct db *d, unsigned int seconds);
 
 /* Run a whole migration file (several statements); only on a db_init_script connection. */
 enum db_rc db_exec_script(struct db *d, const char *text);

@@ -16,8 +16,8 @@ lease_holder() { sql "SELECT holder FROM indexer_lease WHERE expires_at > UTC_TI
 # until COMMAND succeeds, 20 s at most (polling, never a fixed wait)
 until_ok() { local n=0; until "$@" || [ $n -ge 200 ]; do n=$((n + 1)); sleep 0.1; done; "$@"; }
 until_ok eval '[ -n "$(lease_holder)" ]'
-like "$(lease_holder)" "^$(hostname | cut -c1-63):[0-9]+:[0-9a-f]{8}\$" \
-	"the stack's indexer holds the lease under its default name, host:pid:random ($(lease_holder))"
+like "$(lease_holder)" "^$(hostname -s | cut -c1-40):stack-[0-9a-f]{12}\$" \
+	"the stack's indexer holds the lease under the stack's name for it, host:stack-hash ($(lease_holder))"
 "$top/tools/stack" indexer-stop
 grep -q 'lease: released' "$WAYMARK_VAR/log/indexer.log"
 ok $? "the stack's indexer released the lease when it stopped (SIGTERM)"
