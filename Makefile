@@ -174,6 +174,7 @@ stop:
 
 status:
 	@tools/stack status
+	@if [ -s "$${WAYMARK_VAR:-var/cluster}/cluster.env" ]; then tools/cluster status; fi
 
 # The multi-host deployment on this machine (INSTALL section 12; root):
 # three Galera nodes and two worker hosts in network namespaces, one nginx
