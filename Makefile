@@ -80,7 +80,7 @@ GENERATED := $(BUILD)/nginx-routes.conf $(BUILD)/nginx-http.conf docs/openapi.js
 # Keep the unit-test objects between builds.
 .SECONDARY:
 
-.PHONY: all deps run stop status test test-asan test-tsan bench lint clean install fuzz
+.PHONY: all deps run stop status test test-asan test-tsan bench lint clean install fuzz cluster test-cluster
 
 PREFIX ?= /usr/local
 DESTDIR ?=
@@ -166,11 +166,28 @@ run: deps
 	@$(MAKE) --no-print-directory all
 	@tools/stack start
 
+# make stop stops a cluster too (tools/cluster stop does nothing when none
+# runs, and asks for root only when one does).
 stop:
 	@tools/stack stop
+	@if [ -s "$${WAYMARK_VAR:-var/cluster}/cluster.env" ]; then tools/cluster stop; fi
 
 status:
 	@tools/stack status
+	@if [ -s "$${WAYMARK_VAR:-var/cluster}/cluster.env" ]; then tools/cluster status; fi
+
+# The multi-host deployment on this machine (INSTALL section 12; root):
+# three Galera nodes and two worker hosts in network namespaces, one nginx
+# where make run listens. `make stop` stops it.
+cluster: deps
+	@$(MAKE) --no-print-directory all
+	@tools/cluster start
+
+# A cluster of its own (slot WAYMARK_TEST_SLOT), the tests of t/cluster/
+# against it under prove, and the cluster taken down, pass or fail.
+test-cluster: deps
+	@$(MAKE) --no-print-directory -j$(NPROC) all
+	@tools/run-cluster-tests $(BUILD)
 
 test: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) all

@@ -1,7 +1,7 @@
 // A real x402 facilitator for the stack tests: @x402/core's x402Facilitator
 // with @x402/evm's exact EVM scheme, settling on the local anvil chain.
 //
-// Usage: node t/tools/facilitator.mjs --rpc URL --port N [--key 0xKEY] [--fault KIND]
+// Usage: node t/tools/facilitator.mjs --rpc URL --port N [--host ADDR, default 127.0.0.1] [--key 0xKEY] [--fault KIND]
 //          [--delay-verify-ms N] [--delay-settle-ms N]
 //   POST /verify and POST /settle take {x402Version, paymentPayload,
 //   paymentRequirements}; GET /supported lists the kinds. The signer that
@@ -154,6 +154,6 @@ async function main() {
       }
     });
   });
-  server.listen(Number(opt.port), '127.0.0.1', () => process.stdout.write(`listening ${opt.port}\n`));
+  server.listen(Number(opt.port), opt.host || '127.0.0.1', () => process.stdout.write(`listening ${opt.port}\n`));
 }
 main().catch((e) => { process.stderr.write(`facilitator: ${e.message}\n`); process.exit(1); });
