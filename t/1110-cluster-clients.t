@@ -20,8 +20,8 @@
 export WAYMARK_RATE_SIGNIN=0 WAYMARK_RATE_SIGNED=0 WAYMARK_RATE_SITE=0
 paid_stack clients 140
 trap 'kill $fpid $load_pid 2>/dev/null; rm -rf "$http_tmp"; "$top/tools/stack" stop >/dev/null 2>&1' EXIT
-# Payers of their own (any key: an authorization needs no gas), funded.
-k() { printf '0x%s' "$(printf 'waymark t/1110 %s' "$1" | sha256sum | cut -c1-64)"; }
+# Payers of their own, funded.
+k() { test_key "t/1110 $1"; }
 L1=$(k load1); L2=$(k load2); RP=$(k racepay)
 for key in $L1 $L2 $RP; do mint "$(addr_of "$key")" 5000000; done
 

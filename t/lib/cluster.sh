@@ -93,3 +93,40 @@ load_checks() {
 
 race_link() { race=$(node "$top/t/tools/race.mjs" link "$@"); }
 race_pay() { race=$(node "$top/t/tools/race.mjs" pay "$@"); }
+
+# ---- on a cluster (tools/run-cluster-tests): the prelude of t/cluster/*.t
+#   cluster_env       $cl (tools/cluster), its env (CLUSTER_*), $URL, $RPC,
+#                     $USDC (the local chain's), sql on node $SQL_NODE (default
+#                     1) after the cluster's earlier commits, $WAIT (seconds a
+#                     condition is polled for: WAYMARK_CLUSTER_WAIT, default
+#                     90) and $POLL (seconds between polls: WAYMARK_CLUSTER_POLL,
+#                     default 0.2)
+#   nsql N QUERY      one query on node N (database waymark), after the
+#                     cluster's earlier commits
+#   poll CMD...       until CMD succeeds, at most $WAIT seconds; fails if it never did
+#   health_field JQ   jq -r JQ on /health through nginx (empty when no answer)
+#   settled           how many x402_payments rows are settled
+#   test_key NAME     a private key of its own for NAME (any key pays: an
+#                     authorization needs no gas), the same in every run
+cluster_env() {
+	cl=$top/tools/cluster
+	eval "$("$cl" env)"
+	URL=$WAYMARK_TEST_URL
+	RPC=$("$WAYMARK_BUILD/waymark" -c "$CLUSTER_CONF" config get rpc_url)
+	USDC=$(jq -r .usdc "$CLUSTER_VAR/chain.json")
+	STATE=$CLUSTER_VAR/chain.json
+	WAIT=${WAYMARK_CLUSTER_WAIT:-90}
+	POLL=${WAYMARK_CLUSTER_POLL:-0.2}
+}
+nsql() { "$cl" sql "$1" "SET SESSION wsrep_sync_wait = 15; USE waymark; $2"; }
+sql() { nsql "${SQL_NODE:-1}" "$1"; }
+poll() {
+	local end=$((SECONDS + WAIT))
+	until "$@"; do
+		[ $SECONDS -lt $end ] || return 1
+		sleep "$POLL"
+	done
+}
+health_field() { curl -s -m 5 "$URL/health" | jq -r "$1" 2>/dev/null; }
+settled() { sql "SELECT COUNT(*) FROM x402_payments WHERE status = 'settled'"; }
+test_key() { printf '0x%s' "$(printf 'waymark cluster test %s' "$1" | sha256sum | cut -c1-64)"; }

@@ -32,7 +32,10 @@
 // Prints "running" on stdout once the profiles exist and the load starts.
 // The summary:
 //   {seconds, stoppedBy: "time"|"signal",
-//    free: {requests, byStatus: {"200": n, ..., "error": n}, errors, firstError},
+//    free: {requests, byStatus: {"200": n, ..., "error": n}, errors, firstError,
+//           failures: [{start, at, status}] (the first 1000 answers of 400
+//           or more and the requests that threw, status 0; start: when
+//           the request was sent, at: when it failed, Unix ms)},
 //    paid: {requests, ok, failed, byStatus (final answers), retried,
 //           reads: [{payer, nonce, amount, tx, status, statuses: [...]}]},
 //    publications: {requests, ok, failed, byStatus,
@@ -83,7 +86,7 @@ const transient = (st) => st === 0 || st === 429 || st >= 500;
 const accounts = keys.map((k) => ({ key: k, address: privateKeyToAccount(k).address }));
 const out = {
   seconds: 0, stoppedBy,
-  free: { requests: 0, byStatus: {}, errors: 0, firstError: null },
+  free: { requests: 0, byStatus: {}, errors: 0, firstError: null, failures: [] },
   paid: { requests: 0, ok: 0, failed: 0, byStatus: {}, retried: 0, reads: [] },
   publications: { requests: 0, ok: 0, failed: 0, byStatus: {}, items: [] },
   profiles: {}, chain: null,
@@ -129,19 +132,25 @@ async function makeProfiles() {
   }
 }
 
+function failed(start, status) {
+  out.free.errors++;
+  if (out.free.failures.length < 1000) out.free.failures.push({ start, at: Date.now(), status });
+}
+
 async function freeWorker() {
   let i = 0;
   while (!stopping) {
     const path = freePaths[i++ % freePaths.length];
     out.free.requests++;
+    const start = Date.now();
     try {
       const res = await fetch(base() + path);
       await res.arrayBuffer();
       count(out.free.byStatus, String(res.status));
-      if (res.status >= 400) out.free.errors++;
+      if (res.status >= 400) failed(start, res.status);
     } catch (e) {
       count(out.free.byStatus, 'error');
-      out.free.errors++;
+      failed(start, 0);
       out.free.firstError ??= String(e.message || e);
     }
   }
