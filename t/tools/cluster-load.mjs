@@ -37,14 +37,15 @@
 //           or more and the requests that threw, status 0; start: when
 //           the request was sent, at: when it failed, Unix ms)},
 //    paid: {requests, ok, failed, byStatus (final answers), retried,
-//           reads: [{payer, nonce, amount, tx, status, statuses: [...]}]},
+//           reads: [{payer, nonce, amount, tx, status, statuses: [...], ms}]},
 //    publications: {requests, ok, failed, byStatus,
-//           items: [{payer, profileId, tx, id, status, statuses: [...]}]},
+//           items: [{payer, profileId, tx, id, status, statuses: [...], ms}]},
 //    profiles: {payer: profileId},
 //    chain: null | {payers: {payer: {before, after, spent}},
 //                   receipts: {tx: {status, transfers}}}}
 // where statuses lists every answer of the operation in order (0: no
-// answer), byStatus counts final answers ("error": thrown), transfers counts
+// answer), ms is the operation's time from its first request to its final
+// answer (retries included), byStatus counts final answers ("error": thrown), transfers counts
 // the receipt's USDC Transfer logs from the payer, amounts are atomic units
 // as decimal strings, and addresses, nonces and hashes are lower case.
 import fs from 'node:fs';
@@ -158,7 +159,8 @@ async function freeWorker() {
 
 const queue = [];
 async function paidOne(a) {
-  const read = { payer: a.address.toLowerCase(), nonce: null, amount: null, tx: null, status: 0, statuses: [] };
+  const read = { payer: a.address.toLowerCase(), nonce: null, amount: null, tx: null, status: 0, statuses: [], ms: 0 };
+  const t0 = performance.now();
   out.paid.reads.push(read);
   out.paid.requests++;
   const until = Date.now() + retryFor;
@@ -187,6 +189,7 @@ async function paidOne(a) {
     out.paid.retried++;
     await sleep(retryMs);
   }
+  read.ms = Math.round((performance.now() - t0) * 1000) / 1000;
   count(out.paid.byStatus, read.status === 0 ? 'error' : String(read.status));
   if (read.status === 200 && read.tx) {
     out.paid.ok++;
@@ -201,11 +204,13 @@ async function paidWorker(i) {
 }
 
 async function publishOne({ a, tx }) {
-  const item = { payer: a.address.toLowerCase(), profileId: a.profileId, tx, id: null, status: 0, statuses: [] };
+  const item = { payer: a.address.toLowerCase(), profileId: a.profileId, tx, id: null, status: 0, statuses: [], ms: 0 };
+  const t0 = performance.now();
   out.publications.items.push(item);
   out.publications.requests++;
   const r = await signed(siwxSigner(a.key), `${P}/${a.profileId}/activity`, 'POST',
     { accountId: `${CHAIN}:${a.address}`, evidence: { kind: 'usdc_transfer', transaction: tx } });
+  item.ms = Math.round((performance.now() - t0) * 1000) / 1000;
   item.status = r.status;
   item.statuses = r.statuses;
   item.id = r.status === 201 ? r.body?.id ?? null : null;
