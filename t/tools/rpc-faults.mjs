@@ -16,22 +16,9 @@
 //   Prints "listening" once ready.
 import { appendFileSync, existsSync } from 'node:fs';
 import http from 'node:http';
+import { forward, proxyArgs } from './rpc-proxy.mjs';
 
-const args = {};
-for (let i = 2; i < process.argv.length; i += 2) {
-  const k = process.argv[i];
-  if (!k.startsWith('--') || i + 1 >= process.argv.length) {
-    console.error(`rpc-faults: bad argument ${k}`);
-    process.exit(2);
-  }
-  args[k.slice(2)] = process.argv[i + 1];
-}
-for (const k of ['upstream', 'port', 'address', 'log']) {
-  if (args[k] === undefined) {
-    console.error(`rpc-faults: missing --${k}`);
-    process.exit(2);
-  }
-}
+const args = proxyArgs('rpc-faults', ['upstream', 'port', 'address', 'log']);
 const upstream = new URL(args.upstream);
 const address = args.address.toLowerCase();
 const failFrom = args['fail-from'] === undefined ? Infinity : Number(args['fail-from']);
@@ -47,21 +34,6 @@ const released = () => new Promise((resolve) => {
 });
 let calls = 0;
 
-function forward(body, res) {
-  const req = http.request(
-    { hostname: upstream.hostname, port: upstream.port, path: upstream.pathname, method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } },
-    (up) => {
-      res.writeHead(up.statusCode, { 'Content-Type': 'application/json' });
-      up.pipe(res);
-    });
-  req.on('error', () => {
-    res.writeHead(502);
-    res.end();
-  });
-  req.end(body);
-}
-
 http.createServer((req, res) => {
   const chunks = [];
   req.on('data', (c) => chunks.push(c));
@@ -71,12 +43,12 @@ http.createServer((req, res) => {
     try {
       msg = JSON.parse(body);
     } catch {
-      forward(body, res);
+      forward(upstream, body, res);
       return;
     }
     const filter = !Array.isArray(msg) && msg.method === 'eth_getLogs' ? msg.params?.[0] : undefined;
     if (filter === undefined || String(filter.address).toLowerCase() !== address) {
-      forward(body, res);
+      forward(upstream, body, res);
       return;
     }
     const call = ++calls;
@@ -98,7 +70,7 @@ http.createServer((req, res) => {
       res.end(JSON.stringify({ jsonrpc: '2.0', id: msg.id,
         error: { code: -32005, message: `query exceeds ${maxSpan} blocks (injected)` } }));
     } else {
-      forward(body, res);
+      forward(upstream, body, res);
     }
   });
 }).listen(Number(args.port), '127.0.0.1', () => console.log('listening'));

@@ -11,22 +11,9 @@
 //   POST /delay/MS   hold every later request MS milliseconds (0: none)
 //   Prints "listening" once ready.
 import http from 'node:http';
+import { forward, proxyArgs } from './rpc-proxy.mjs';
 
-const args = {};
-for (let i = 2; i < process.argv.length; i += 2) {
-  const k = process.argv[i];
-  if (!k.startsWith('--') || i + 1 >= process.argv.length) {
-    console.error(`rpc-record: bad argument ${k}`);
-    process.exit(2);
-  }
-  args[k.slice(2)] = process.argv[i + 1];
-}
-for (const k of ['upstream', 'port']) {
-  if (args[k] === undefined) {
-    console.error(`rpc-record: missing --${k}`);
-    process.exit(2);
-  }
-}
+const args = proxyArgs('rpc-record', ['upstream', 'port']);
 const upstream = new URL(args.upstream);
 let counts = {};
 let delay = 0;
@@ -36,21 +23,6 @@ function count(msg) {
     const method = typeof m?.method === 'string' ? m.method : '(none)';
     counts[method] = (counts[method] ?? 0) + 1;
   }
-}
-
-function forward(body, res) {
-  const req = http.request(
-    { hostname: upstream.hostname, port: upstream.port, path: upstream.pathname, method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'Content-Length': Buffer.byteLength(body) } },
-    (up) => {
-      res.writeHead(up.statusCode, { 'Content-Type': 'application/json' });
-      up.pipe(res);
-    });
-  req.on('error', () => {
-    res.writeHead(502);
-    res.end();
-  });
-  req.end(body);
 }
 
 function answer(res, status, obj) {
@@ -83,8 +55,8 @@ http.createServer((req, res) => {
       count(null);
     }
     if (delay > 0)
-      setTimeout(() => forward(body, res), delay);
+      setTimeout(() => forward(upstream, body, res), delay);
     else
-      forward(body, res);
+      forward(upstream, body, res);
   });
 }).listen(Number(args.port), '127.0.0.1', () => console.log('listening'));

@@ -8,18 +8,11 @@
 
 #include "config.h"
 #include "cors.h"
+#include "demotable.h"
 #include "openapi.h"
 #include "table.h"
 #include "tap.h"
 #include "banned.h"
-
-static enum err
-h_dummy(struct req *r, struct resp *w)
-{
-	(void)r;
-	(void)w;
-	return ERR_NONE;
-}
 
 static const struct endpoint demo[] = {
 	{ .id = "free", .method = HM_GET, .pattern = "/free", .handler = h_dummy },
@@ -33,7 +26,6 @@ static const struct endpoint demo[] = {
 	{ .id = "unlock", .method = HM_GET, .pattern = "/u/{n}", .handler = h_dummy, .auth = AUTH_PAID,
 	    .price_usdc = "1", .rate = RATE_UNLOCK },
 };
-#define NDEMO (sizeof(demo) / sizeof(demo[0]))
 
 /* The value of header name in w's header lines, into out[cap]; "" when absent. */
 static const char *
@@ -71,7 +63,7 @@ test_answers(void)
 		const struct endpoint *ep = NULL;
 		struct resp w;
 
-		for (size_t k = 0; k < NDEMO; k++)
+		for (size_t k = 0; k < DEMO_ROWS(demo); k++)
 			if (strcmp(demo[k].id, v[i].id) == 0)
 				ep = &demo[k];
 		resp_init(&w);
@@ -108,7 +100,7 @@ test_preflights(void)
 		struct resp w;
 
 		resp_init(&w);
-		ok(cors_preflight(demo, NDEMO, v[i].path, v[i].allow, &w) == 0 && w.status == 204 &&
+		ok(cors_preflight(demo, DEMO_ROWS(demo), v[i].path, v[i].allow, &w) == 0 && w.status == 204 &&
 		    w.body.len == 0, "%s: preflight 204, no body", v[i].path);
 		is_str(hval(&w, "Access-Control-Allow-Origin", got, sizeof(got)), "*", "%s: any origin",
 		    v[i].path);

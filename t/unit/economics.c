@@ -3,19 +3,12 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "demotable.h"
 #include "economics.h"
 #include "json.h"
 #include "table.h"
 #include "tap.h"
 #include "banned.h"
-
-static enum err
-h_dummy(struct req *r, struct resp *w)
-{
-	(void)r;
-	(void)w;
-	return ERR_NONE;
-}
 
 static const struct endpoint demo[] = {
 	{ .id = "free", .method = HM_GET, .pattern = "/free", .handler = h_dummy },
@@ -73,7 +66,7 @@ main(void)
 	ok(economics_origin("https://long.example", out, sizeof(out)) < 0, "too small a buffer");
 
 	memset(&cfg, 0, sizeof(cfg));
-	prices = economics_prices_json(&cfg, demo, sizeof(demo) / sizeof(demo[0]));
+	prices = economics_prices_json(&cfg, demo, DEMO_ROWS(demo));
 	ok(json_object_array_length(prices) == 2, "two paid rows priced, free and SIWX rows not");
 	row = json_object_array_get_idx(prices, 0);
 	is_str(str_at(row, "resourceId"), "paid.read", "table order kept");

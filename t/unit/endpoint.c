@@ -2,18 +2,11 @@
 #include <string.h>
 
 #include "decimal.h"
+#include "demotable.h"
 #include "endpoint.h"
 #include "table.h"
 #include "tap.h"
 #include "banned.h"
-
-static enum err
-h_dummy(struct req *r, struct resp *w)
-{
-	(void)r;
-	(void)w;
-	return ERR_NONE;
-}
 
 static const struct endpoint demo[] = {
 	{ .id = "a", .method = HM_GET, .pattern = "/api/v1/x402/routes/{routeId}", .handler = h_dummy },
@@ -32,7 +25,7 @@ test_matching(void)
 	size_t np = 0;
 	unsigned allow = 0;
 	char text[64];
-	size_t n = sizeof(demo) / sizeof(demo[0]);
+	size_t n = DEMO_ROWS(demo);
 
 	pool_init(&p, 1 << 20);
 	ok(endpoint_find(demo, n, HM_GET, "/health", &p, &ep, pp, &np, &allow) == EP_FOUND &&
