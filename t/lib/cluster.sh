@@ -117,9 +117,10 @@ cluster_env() {
 	STATE=$CLUSTER_VAR/chain.json
 	WAIT=${WAYMARK_CLUSTER_WAIT:-90}
 	POLL=${WAYMARK_CLUSTER_POLL:-0.2}
+	# Defined here, not on sourcing: against one stack, t/lib/chain.sh's sql stays.
+	sql() { nsql "${SQL_NODE:-1}" "$1"; }
 }
 nsql() { "$cl" sql "$1" "SET SESSION wsrep_sync_wait = 15; USE waymark; $2"; }
-sql() { nsql "${SQL_NODE:-1}" "$1"; }
 poll() {
 	local end=$((SECONDS + WAIT))
 	until "$@"; do
