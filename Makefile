@@ -203,9 +203,18 @@ test-tsan: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) SAN=thread all
 	@tools/run-tests build-tsan
 
+# `make bench SECTION...` runs those sections of tools/bench only (`make bench
+# cluster`: the cluster against one node, as root); beside bench, the section
+# names are its arguments, not goals of their own.
+BENCH_SECTIONS := $(if $(filter bench,$(MAKECMDGOALS)),$(filter-out bench,$(MAKECMDGOALS)))
 bench: deps
 	@$(MAKE) --no-print-directory all
-	@tools/bench
+	@tools/bench $(BENCH_SECTIONS)
+ifneq ($(BENCH_SECTIONS),)
+.PHONY: $(BENCH_SECTIONS)
+$(BENCH_SECTIONS):
+	@:
+endif
 
 # Fuzzing with libFuzzer (clang; tools/deps installs it): one target per
 # parser of untrusted input, t/fuzz/<name>.c, with its committed seeds in

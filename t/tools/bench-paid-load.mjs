@@ -17,10 +17,7 @@
 // rps is ok per second of the run; p50/p99/mean are milliseconds over every
 // request, each measured from its first byte sent (the unpaid request) to
 // its paid answer's body read.
-import { privateKeyToAccount } from 'viem/accounts';
-import { x402Client } from '@x402/core/client';
-import { ExactEvmScheme } from '@x402/evm/exact/client';
-import { wrapFetchWithPayment } from '@x402/fetch';
+import { payingFetch } from './x402-client.mjs';
 import { loadLoop } from './load-loop.mjs';
 
 const opt = { c: '1', method: 'GET' };
@@ -35,8 +32,7 @@ if (!opt.url || keys.length === 0 || !keys.every((k) => /^0x[0-9a-fA-F]{64}$/.te
   process.exit(2);
 }
 
-const pays = keys.map((k) =>
-  wrapFetchWithPayment(fetch, new x402Client().register('eip155:*', new ExactEvmScheme(privateKeyToAccount(k)))));
+const pays = keys.map((k) => payingFetch(k));
 
 async function main() {
   const out = await loadLoop({ name: 'bench-paid-load', pays, url: opt.url, init: { method: opt.method }, c, seconds, total });

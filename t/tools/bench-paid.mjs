@@ -5,10 +5,7 @@
 // Usage: node t/tools/bench-paid.mjs --key 0xKEY --paid URL --free URL [--n 200] [--warmup 5]
 // Prints one JSON line: {n, paid {ok, mean, p50, p99, rps}, free {...}} (milliseconds,
 // requests per second); ok counts the 200 answers.
-import { privateKeyToAccount } from 'viem/accounts';
-import { x402Client } from '@x402/core/client';
-import { ExactEvmScheme } from '@x402/evm/exact/client';
-import { wrapFetchWithPayment } from '@x402/fetch';
+import { payingFetch } from './x402-client.mjs';
 
 const opt = { n: '200', warmup: '5' };
 for (let i = 2; i < process.argv.length; i += 2) opt[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
@@ -41,8 +38,7 @@ async function measure(one) {
 }
 
 async function main() {
-  const client = new x402Client().register('eip155:*', new ExactEvmScheme(privateKeyToAccount(opt.key)));
-  const pay = wrapFetchWithPayment(fetch, client);
+  const pay = payingFetch(opt.key);
   const paid = await measure(async () => {
     const res = await pay(opt.paid, { method: 'GET' });
     await res.arrayBuffer();

@@ -22,9 +22,7 @@ import fs from 'node:fs';
 import { createServer } from 'node:http';
 import { createWalletClient, defineChain, hashTypedData, http, keccak256, toBytes } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
-import { x402Client } from '@x402/core/client';
-import { ExactEvmScheme } from '@x402/evm/exact/client';
-import { wrapFetchWithPayment } from '@x402/fetch';
+import { payingFetch } from './x402-client.mjs';
 import { pacedFetch } from '../../chain/paced-fetch.mjs';
 
 const opt = {};
@@ -53,7 +51,7 @@ const wallet = createWalletClient({ account: payer, chain, transport: http(opt.r
 await wallet.writeContract({ address: state.usdc, functionName: 'mint', args: [payer.address, 1_000_000n],
   abi: [{ type: 'function', name: 'mint', stateMutability: 'nonpayable',
     inputs: [{ name: 'to', type: 'address' }, { name: 'amount', type: 'uint256' }], outputs: [{ type: 'bool' }] }] });
-const pay = wrapFetchWithPayment(pacedFetch, new x402Client().register('eip155:*', new ExactEvmScheme(payer)));
+const pay = payingFetch(PAYER_KEY, pacedFetch);
 
 const out = { published: 0, unchanged: 0, rejected: [] };
 async function publish(lane, path, body) {

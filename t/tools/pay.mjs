@@ -1,5 +1,6 @@
-// The real x402 paying client (@x402/fetch wrapFetchWithPayment with
-// @x402/evm's ExactEvmScheme) against one URL, for the stack tests.
+// The real x402 paying client (t/tools/x402-client.mjs: @x402/fetch
+// wrapFetchWithPayment with @x402/evm's ExactEvmScheme) against one URL,
+// for the stack tests.
 //
 // Usage: node t/tools/pay.mjs --key 0xKEY --url URL [--signature-out FILE] [--body FILE]
 // Prints one JSON line: {status, body (parsed when JSON), paymentResponse
@@ -8,10 +9,7 @@
 // present it again). With --body, the request is a POST of FILE's contents
 // as application/json. Exits 0 whenever a response came back.
 import fs from 'node:fs';
-import { privateKeyToAccount } from 'viem/accounts';
-import { x402Client } from '@x402/core/client';
-import { ExactEvmScheme } from '@x402/evm/exact/client';
-import { wrapFetchWithPayment } from '@x402/fetch';
+import { payingFetch, recordingFetch, paymentResponse } from './x402-client.mjs';
 
 const opt = {};
 for (let i = 2; i < process.argv.length; i += 2) opt[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
@@ -20,17 +18,11 @@ if (!opt.key || !opt.url) {
   process.exit(2);
 }
 
-// Records the PAYMENT-SIGNATURE of the paid retry.
-const recording = async (input, init) => {
-  const req = new Request(input, init);
-  const sig = req.headers.get('payment-signature');
-  if (sig && opt['signature-out']) fs.writeFileSync(opt['signature-out'], sig);
-  return fetch(req);
-};
-
 async function main() {
-  const client = new x402Client().register('eip155:*', new ExactEvmScheme(privateKeyToAccount(opt.key)));
-  const pay = wrapFetchWithPayment(recording, client);
+  // Records the PAYMENT-SIGNATURE of the paid retry.
+  const pay = payingFetch(opt.key, recordingFetch((sig) => {
+    if (opt['signature-out']) fs.writeFileSync(opt['signature-out'], sig);
+  }));
   const init = opt.body
     ? { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: fs.readFileSync(opt.body, 'utf8') }
     : { method: 'GET' };
@@ -38,8 +30,6 @@ async function main() {
   const text = await res.text();
   let body = text;
   try { body = JSON.parse(text); } catch { /* not JSON */ }
-  const pr = res.headers.get('payment-response');
-  const paymentResponse = pr ? JSON.parse(Buffer.from(pr, 'base64').toString('utf8')) : null;
-  process.stdout.write(JSON.stringify({ status: res.status, body, paymentResponse }) + '\n');
+  process.stdout.write(JSON.stringify({ status: res.status, body, paymentResponse: paymentResponse(res) }) + '\n');
 }
 main().catch((e) => { process.stdout.write(JSON.stringify({ status: 0, error: String(e.message || e) }) + '\n'); });
