@@ -179,9 +179,12 @@ status:
 # The multi-host deployment on this machine (INSTALL section 12; root):
 # three Galera nodes and two worker hosts in network namespaces, one nginx
 # where make run listens. `make stop` stops it.
+# (After bench, `cluster` names a bench section instead: see bench below.)
+ifeq ($(filter bench,$(MAKECMDGOALS)),)
 cluster: deps
 	@$(MAKE) --no-print-directory all
 	@tools/cluster start
+endif
 
 # A cluster of its own (slot WAYMARK_TEST_SLOT), the tests of t/cluster/
 # against it under prove, and the cluster taken down, pass or fail.
