@@ -388,7 +388,7 @@ main(int argc, char **argv)
 	struct server *sv = NULL;
 	struct sigaction sa;
 	sigset_t stopset;
-	char err[512], sock_path[PATH_MAX], slot_path[PATH_MAX] = "",
+	char err[512], sock_path[PATH_MAX], slot_base[PATH_MAX] = "", slot_path[PATH_MAX] = "",
 	    sig_slot_path[PATH_MAX] = "";
 	int opt, fd = 0, rc = 0;
 	long threads = 0;
@@ -433,10 +433,18 @@ main(int argc, char **argv)
 		return 1;
 	}
 	/* The payment cap holds for the whole pool on this host: its
-	 * processes share the slot file beside their socket. */
+	 * processes share the slot file beside their unix socket, or, on a
+	 * TCP socket, <slot_dir>/<pool> (INSTALL section 12). */
 	unix_sock = listens_on_unix_socket(fd, sock_path, sizeof(sock_path));
-	if (sock_path[0]) {
-		int k = snprintf(slot_path, sizeof(slot_path), "%s.slots", sock_path);
+	if (sock_path[0] || cfg.slot_dir[0]) {
+		int k = sock_path[0] ? snprintf(slot_base, sizeof(slot_base), "%s", sock_path) :
+		    snprintf(slot_base, sizeof(slot_base), "%s/%s", cfg.slot_dir, pool);
+
+		if (k < 0 || (size_t)k >= sizeof(slot_base))
+			slot_base[0] = '\0';
+	}
+	if (slot_base[0]) {
+		int k = snprintf(slot_path, sizeof(slot_path), "%s.slots", slot_base);
 
 		if (k < 0 || (size_t)k >= sizeof(slot_path))
 			slot_path[0] = '\0';   /* too long: count per process */
@@ -444,14 +452,14 @@ main(int argc, char **argv)
 	if (admit_init(&pay_admit, (unsigned)cfg.payment_max_in_flight, slot_path[0] ? slot_path : NULL,
 	    err, sizeof(err)) < 0 || !slot_path[0])
 		fprintf(stderr, "waymark-fcgi: payment_max_in_flight counts per process here%s%s\n",
-		    slot_path[0] ? ": " : " (no socket file to share it beside)", slot_path[0] ? err : "");
+		    slot_path[0] ? ": " : " (no unix socket or slot_dir to share it in)", slot_path[0] ? err : "");
 	else if (admit_open_each(&pay_admit, n, err, sizeof(err)) < 0)
 		fprintf(stderr, "waymark-fcgi: payment_max_in_flight counts per process here: %s\n", err);
 	/* So does the cap on contract-wallet signature checks calling the RPC
 	 * (lib/walletsig.h), through a slot file of its own: a paid row may
 	 * check a signature while it holds a payment place. */
 	if (slot_path[0]) {
-		int k = snprintf(sig_slot_path, sizeof(sig_slot_path), "%s.sigcheck.slots", sock_path);
+		int k = snprintf(sig_slot_path, sizeof(sig_slot_path), "%s.sigcheck.slots", slot_base);
 
 		if (k < 0 || (size_t)k >= sizeof(sig_slot_path))
 			sig_slot_path[0] = '\0';
@@ -459,7 +467,7 @@ main(int argc, char **argv)
 	if (admit_init(&sig_admit, (unsigned)cfg.sigcheck_max_in_flight, sig_slot_path[0] ?
 	    sig_slot_path : NULL, err, sizeof(err)) < 0 || !sig_slot_path[0])
 		fprintf(stderr, "waymark-fcgi: sigcheck_max_in_flight counts per process here%s%s\n",
-		    sig_slot_path[0] ? ": " : " (no socket file to share it beside)", sig_slot_path[0] ? err : "");
+		    sig_slot_path[0] ? ": " : " (no unix socket or slot_dir to share it in)", sig_slot_path[0] ? err : "");
 	else if (admit_open_each(&sig_admit, n, err, sizeof(err)) < 0)
 		fprintf(stderr, "waymark-fcgi: sigcheck_max_in_flight counts per process here: %s\n", err);
 	walletsig_limit(&sig_admit);

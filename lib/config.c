@@ -33,8 +33,12 @@ const struct config_key config_keys[] = {
 	    "threads per worker process of the remote pool: requests that may wait on the "
 	    "facilitator, the chain RPC or MariaDB at once are remote_workers x remote_threads" },
 	{ "payment_max_in_flight", CT_UINT, N(payment_max_in_flight), "48", 1, 1024, false,
-	    "paid requests with a payment in progress at once, per remote worker process; past it a "
-	    "paid request gets 503 payment_unavailable with Retry-After, nothing charged" },
+	    "paid requests with a payment in progress at once, per remote pool on this host (its "
+	    "processes share a slot file; without one, per process); past it a paid request gets "
+	    "503 payment_unavailable with Retry-After, nothing charged" },
+	{ "slot_dir", CT_STRING, S(slot_dir), "", 0, 0, false,
+	    "a folder for the shared slot files of pools that listen on TCP (<slot_dir>/<pool>.slots), "
+	    "so their caps hold per host; a pool on a unix socket keeps them beside it" },
 	{ "run_user", CT_STRING, S(run_user), "waymark", 0, 0, false,
 	    "the user the workers and the indexer run as: started as root, they read this file, "
 	    "then drop to it (and its primary group only) before serving; never root, never empty" },
