@@ -8,7 +8,7 @@
 #                             RECORD_URL is the proxy, RECORD_PID its process
 #   rpc_calls METHOD          how many METHOD calls the proxy has forwarded
 #   rpc_delay MS              the proxy holds every later request MS ms (0: none)
-top=$(cd "$(dirname "$0")/.." && pwd)
+top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)   # this file is t/lib/chain.sh
 : "${WAYMARK_TEST_PORT_BASE:?run through make test}"
 
 chain_stack() {
