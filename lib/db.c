@@ -180,6 +180,7 @@ connect_node(struct db *d, size_t i)
 		host = NULL;
 		port = 0;
 	}
+	d->connect_tries++;
 	d->my = mysql_init(NULL);
 	if (d->my == NULL) {
 		snprintf(d->err, sizeof(d->err), "mysql_init failed");

@@ -70,6 +70,7 @@ struct db {
 	bool galera;      /* the connected node has wsrep_on */
 	int node;         /* the connected node: index into cfg->db_node (0 without db_hosts); -1 none */
 	unsigned int unready; /* nodes the last db_connect reached that were not Synced and Primary */
+	unsigned long connect_tries; /* connections to a node attempted (tests, logs) */
 	uint64_t skip_until[CONFIG_DB_NODES_MAX]; /* clock_ms() before which node i is not tried first */
 	bool script;      /* db_init_script: CLIENT_MULTI_STATEMENTS */
 	bool read_committed; /* db_init_sole_writer: transactions at READ COMMITTED */
