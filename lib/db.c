@@ -221,18 +221,21 @@ enum db_rc
 db_connect(struct db *d)
 {
 	size_t n = node_count(d->cfg), first = preferred_node(d->cfg);
+	bool marked[CONFIG_DB_NODES_MAX];
 	uint64_t now;
 
 	if (d->my)
 		return DB_OK;
 	d->unready = 0;
 	now = clock_ms();
+	for (size_t i = 0; i < n; i++)
+		marked[i] = d->skip_until[i] > now;
 	/* The nodes not marked as failed, in order; then, when none answered, the marked ones. */
 	for (int pass = 0; pass < 2; pass++) {
 		for (size_t k = 0; k < n; k++) {
 			size_t i = (first + k) % n;
 
-			if ((d->skip_until[i] > now) != (pass == 1))
+			if (marked[i] != (pass == 1))
 				continue;
 			if (connect_node(d, i) == DB_OK) {
 				d->node = (int)i;
@@ -424,10 +427,13 @@ attempt(struct db *d, const char *sql, bool multi, MYSQL_RES **res)
 }
 
 /* A statement that changes nothing, so running it twice is the same as once (our
- * statements write their keywords in capitals, docs/ARCHITECTURE.md, Code conventions). */
+ * statements write their keywords in capitals, docs/ARCHITECTURE.md, Code conventions);
+ * START TRANSACTION too, run outside a transaction (db_txn's first statement). */
 static bool
 read_only(const char *sql)
 {
+	if (strcmp(sql, "START TRANSACTION") == 0)
+		return true;
 	while (*sql == ' ' || *sql == '\n' || *sql == '\t' || *sql == '(')
 		sql++;
 	return strncasecmp(sql, "SELECT", 6) == 0 && strstr(sql, " FOR UPDATE") == NULL &&
