@@ -307,10 +307,11 @@ main(int argc, char **argv)
 	ok(strstr(g.err, "non-Primary") != NULL, "the reason names the state: %s", g.err);
 	{
 		char args[256];
-		const char *db = cfg1.db_name;
 
-		snprintf(args, sizeof(args), "sql 3 \"INSERT INTO %s.fo_test (k, n) VALUES (%llu, 1)\"", db,
-		    (unsigned long long)kd.k + 2);
+		/* As root, through tools/galera: the database of t/1110's configuration. */
+		sql_reset(&q);
+		sql_add(&q, "INSERT INTO waymark_fo.fo_test (k, n) VALUES (?, 1)", SQL_U64(kd.k + 2));
+		snprintf(args, sizeof(args), "sql 3 \"%s\"", sql_str(&q));
 		ok(tool(out, sizeof(out), args) != 0 && strstr(out, "1047") != NULL,
 		    "node 3 answers a write with 1047 (WSREP has not yet prepared node)");
 		printf("#   %s", out);
