@@ -20,6 +20,10 @@
  *   after it fails, the body runs again on node 2 and commits once; the
  *   dead node is skipped (reconnecting does not try it every time), and
  *   once it is back the connection returns to it.
+ * - A COMMIT whose answer is lost (node 2 holds commits back with BACKUP
+ *   STAGE BLOCK_COMMIT longer than the client's read timeout): db_txn
+ *   does not run the body again, says the outcome is unknown, and the
+ *   transaction, committed once the block ends, is there exactly once.
  * - Node 3 isolated from the group (gmcast.isolate=1: non-Primary): a
  *   connection that preferred it moves to node 1 at its next statement;
  *   a connection that can reach only node 3 is refused as not primary;
@@ -152,6 +156,50 @@ killed_body(struct db *d, void *arg)
 	return bump(d, k->k);
 }
 
+/* ------------------------------------------------ a COMMIT whose answer is lost */
+
+#define BLOCK_SECONDS 6
+
+struct unanswered {
+	uint64_t k;
+	int runs;
+	bool blocked;
+};
+
+/* Until root's session on node 2 holds BLOCK_COMMIT (it is sleeping), at most POLL_LIMIT_MS. */
+static bool
+commits_blocked(void)
+{
+	char out[64];
+	uint64_t until = clock_ms() + POLL_LIMIT_MS;
+
+	do {
+		if (tool(out, sizeof(out), "sql 2 \"SELECT COUNT(*) FROM information_schema.PROCESSLIST "
+		    "WHERE INFO LIKE 'SELECT SLEEP%'\"") == 0 && out[0] == '1')
+			return true;
+		pause_ms(100);
+	} while (clock_ms() < until);
+	return false;
+}
+
+static enum db_rc
+unanswered_body(struct db *d, void *arg)
+{
+	struct unanswered *u = arg;
+	enum db_rc rc;
+	char cmd[1024];
+
+	u->runs++;
+	if ((rc = bump(d, u->k)) != DB_OK || u->runs > 1)
+		return rc;
+	/* Root on node 2 blocks every COMMIT there for a while, in the background. */
+	snprintf(cmd, sizeof(cmd), "'%s' sql 2 \"BACKUP STAGE START; BACKUP STAGE FLUSH; BACKUP STAGE "
+	    "BLOCK_DDL; BACKUP STAGE BLOCK_COMMIT; SELECT SLEEP(%d); BACKUP STAGE END\" >/dev/null 2>&1 &",
+	    galera, BLOCK_SECONDS);
+	u->blocked = system(cmd) == 0 && commits_blocked();
+	return DB_OK;
+}
+
 static pid_t
 pid_of_node(int n)
 {
@@ -281,6 +329,31 @@ main(int argc, char **argv)
 	sql_reset(&q);
 	sql_add(&q, "SELECT n FROM fo_test WHERE k = ?", SQL_U64(kd.k));
 	ok(dbtest_u64(&d, &q, 99) == 2, "node 1 caught up: it reads the increments made while it was down");
+
+	/* ------------------------------------------------ a COMMIT whose answer is lost */
+	{
+		static struct config quick;
+		struct db h;
+		struct unanswered u = { .k = kd.k };
+
+		quick = cfg2;
+		quick.db_timeout = 2;   /* well below BLOCK_SECONDS */
+		ok(dbtest_open(&h, &quick), "a connection to node 2 with a read timeout of 2 s");
+		tries = db_txn_retries();
+		rc = db_txn(&h, unanswered_body, &u);
+		ok(u.blocked, "root's session on node 2 blocked commits (BACKUP STAGE BLOCK_COMMIT)");
+		ok(rc == DB_UNAVAILABLE && h.commit_unknown, "the COMMIT went unanswered: DB_UNAVAILABLE, "
+		    "outcome unknown (rc %d: %s)", rc, h.err);
+		ok(u.runs == 1 && db_txn_retries() == tries, "db_txn did not run the body again (runs %d)", u.runs);
+		sql_reset(&q);
+		sql_add(&q, "SELECT n FROM fo_test WHERE k = ?", SQL_U64(kd.k));
+		until = clock_ms() + POLL_LIMIT_MS;
+		while (dbtest_u64(&d, &q, 0) != 3 && clock_ms() < until)
+			pause_ms(200);
+		ok(dbtest_u64(&d, &q, 0) == 3, "once the block ended it had committed: its increment is there "
+		    "once, never twice (n = %llu)", (unsigned long long)dbtest_u64(&d, &q, 0));
+		db_close(&h);
+	}
 
 	/* ------------------------------------------------ node 3 isolated */
 	is_str(node_of(&f, name, sizeof(name)), "node3", "the third connection is still on node 3");
