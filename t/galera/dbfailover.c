@@ -158,7 +158,9 @@ killed_body(struct db *d, void *arg)
 
 /* ------------------------------------------------ a COMMIT whose answer is lost */
 
-#define BLOCK_SECONDS 6
+/* Root's statements (tools/galera sql 2): every COMMIT on node 2 waits for 6 s. */
+static const char block_commits[] = "BACKUP STAGE START; BACKUP STAGE FLUSH; BACKUP STAGE BLOCK_DDL; "
+    "BACKUP STAGE BLOCK_COMMIT; SELECT SLEEP(6); BACKUP STAGE END";
 
 struct unanswered {
 	uint64_t k;
@@ -193,9 +195,7 @@ unanswered_body(struct db *d, void *arg)
 	if ((rc = bump(d, u->k)) != DB_OK || u->runs > 1)
 		return rc;
 	/* Root on node 2 blocks every COMMIT there for a while, in the background. */
-	snprintf(cmd, sizeof(cmd), "'%s' sql 2 \"BACKUP STAGE START; BACKUP STAGE FLUSH; BACKUP STAGE "
-	    "BLOCK_DDL; BACKUP STAGE BLOCK_COMMIT; SELECT SLEEP(%d); BACKUP STAGE END\" >/dev/null 2>&1 &",
-	    galera, BLOCK_SECONDS);
+	snprintf(cmd, sizeof(cmd), "'%s' sql 2 \"%s\" >/dev/null 2>&1 &", galera, block_commits);
 	u->blocked = system(cmd) == 0 && commits_blocked();
 	return DB_OK;
 }
@@ -337,7 +337,7 @@ main(int argc, char **argv)
 		struct unanswered u = { .k = kd.k };
 
 		quick = cfg2;
-		quick.db_timeout = 2;   /* well below BLOCK_SECONDS */
+		quick.db_timeout = 2;   /* well below block_commits' 6 s */
 		ok(dbtest_open(&h, &quick), "a connection to node 2 with a read timeout of 2 s");
 		tries = db_txn_retries();
 		rc = db_txn(&h, unanswered_body, &u);
