@@ -5,6 +5,7 @@
 
 #include "a2a.h"
 #include "cors.h"
+#include "dbfail.h"
 #include "fields.h"
 #include "gate.h"
 #include "json.h"
@@ -208,7 +209,7 @@ gate_checks(const struct gate *g, struct req *r, struct resp *w)
 		if (db_connect(g->db) == DB_OK)
 			r->db = g->db;
 		else if (ep->flags & EP_DB)
-			return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
+			return resp_fail(w, db_connect_err(g->db), NULL, NULL);
 	}
 	return ep->handler(r, w);
 }

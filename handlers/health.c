@@ -5,8 +5,13 @@
  * workers never call the chain.
  * The diagnostics are reused for health_ttl_ms per serving thread so monitors
  * polling /health do not load MariaDB. Database unreachable: 503 with the
- * JSON error. An indexer that lags or fails is reported, not an error: the
- * API keeps answering from what is indexed.
+ * JSON error. On a Galera node the database part carries the node's
+ * cluster state (database.cluster); when every node this host reaches
+ * is out of the primary component (or not Synced), 503
+ * database_not_primary, so nginx sends the work to another host
+ * (docs/ARCHITECTURE.md, Failover between nodes). An indexer that lags
+ * or fails is reported, not an error: the API keeps answering from what
+ * is indexed.
  */
 #include <inttypes.h>
 #include <stdio.h>
@@ -19,6 +24,7 @@
 #include "clock.h"
 #include "config.h"
 #include "db.h"
+#include "dbfail.h"
 #include "sql.h"
 #include "table.h"
 #include "timefmt.h"
@@ -30,6 +36,7 @@ struct health_cache {
 	uint64_t checked_ms;
 	uint64_t schema_version;
 	char checked_at[32];
+	struct db_cluster cluster;     /* the node's state; cluster.galera false without Galera */
 	bool ix_row;               /* the indexer has a checkpoint */
 	int64_t ix_block, ix_head, ix_seen_ago;
 	bool ix_has_head, ix_has_seen;
@@ -163,6 +170,18 @@ indexer_json(const struct config *cfg)
 	return o;
 }
 
+static json_object *
+cluster_json(const struct db_cluster *c)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "size", json_object_new_int64((int64_t)c->size));
+	json_object_object_add(o, "status", json_object_new_string(c->status));
+	json_object_object_add(o, "localState", json_object_new_string(c->local_state));
+	json_object_object_add(o, "node", json_object_new_string(c->node));
+	return o;
+}
+
 enum err
 h_health_get(struct req *r, struct resp *w)
 {
@@ -176,6 +195,9 @@ h_health_get(struct req *r, struct resp *w)
 		struct sql q = SQL_ON(b);
 
 		cache.valid = false;
+		/* The node first: one that left the primary component is given up for the next. */
+		if (db_cluster(r->db, &cache.cluster) != DB_OK)
+			return resp_fail(w, db_connect_err(r->db), NULL, NULL);
 		sql_add(&q, "SELECT MAX(version) FROM schema_migrations");
 		if (db_query_u64(r->db, &q, &cache.schema_version, &found) != DB_OK || read_indexer(r) != DB_OK)
 			return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
@@ -190,6 +212,8 @@ h_health_get(struct req *r, struct resp *w)
 	json_object_object_add(db, "reachable", json_object_new_boolean(1));
 	json_object_object_add(db, "schemaVersion", json_object_new_int64((int64_t)cache.schema_version));
 	json_object_object_add(db, "checkedAt", json_object_new_string(cache.checked_at));
+	if (cache.cluster.galera)
+		json_object_object_add(db, "cluster", cluster_json(&cache.cluster));
 	json_object_object_add(o, "database", db);
 	json_object_object_add(o, "indexer", indexer_json(r->cfg));
 	rc = resp_json(w, 200, o);

@@ -51,6 +51,18 @@ const struct config_key config_keys[] = {
 	{ "db_password", CT_STRING, S(db_password), "", 0, 0, true, "database password" },
 	{ "db_timeout", CT_UINT, N(db_timeout), "3", 1, 60, false,
 	    "seconds to wait for MariaDB to connect, read or write before answering 503" },
+	{ "db_hosts", CT_STRING, S(db_hosts), "", 0, 0, false,
+	    "the nodes of a MariaDB Galera cluster, host[:port] separated by commas (port: db_port), "
+	    "at most 8; when set, db_socket and db_host are not used and each thread fails over "
+	    "between the nodes; empty: the one server of db_socket or db_host" },
+	{ "db_prefer", CT_UINT, N(db_prefer), "1", 1, CONFIG_DB_NODES_MAX, false,
+	    "which node of db_hosts (1 = the first) this host's threads connect to first; "
+	    "the others follow in list order, starting after it" },
+	{ "db_sync_wait", CT_UINT, N(db_sync_wait), "7", 0, 15, false,
+	    "wsrep_sync_wait of every session on a Galera node: 7 makes reads, transactions and "
+	    "single writes see every write the cluster committed before them (a wait per "
+	    "statement outside a transaction and one per transaction); 0: none; not used on a "
+	    "server without Galera" },
 	{ "health_ttl_ms", CT_UINT, N(health_ttl_ms), "1000", 0, 60000, false,
 	    "how long one serving thread reuses its /health database check, in milliseconds" },
 	{ "rate_site", CT_UINT, N(rate_site), "600", 0, 6000000, false,
@@ -366,6 +378,114 @@ out:
 	return rc;
 }
 
+#define DB_HOSTS_ERR "config: db_hosts (WAYMARK_DB_HOSTS): "
+
+/*
+ * One entry of db_hosts (spaces already trimmed) into n: host, host:port,
+ * [v6] or [v6]:port; the port defaults to db_port. -1 with the reason in
+ * why[cap].
+ */
+static int
+parse_db_node(char *ent, uint64_t dflt_port, struct config_db_node *n, char *why, size_t cap)
+{
+	static const char name_chars[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	    "0123456789.-_";
+	char *host = ent, *port = NULL;
+	size_t hlen;
+
+	if (ent[0] == '[') {
+		char *close = strchr(ent, ']');
+
+		if (close == NULL || (close[1] != '\0' && close[1] != ':')) {
+			snprintf(why, cap, "not [IPv6 address] or [IPv6 address]:port");
+			return -1;
+		}
+		if (close[1] == ':')
+			port = close + 2;
+		*close = '\0';
+		host = ent + 1;
+		hlen = strlen(host);
+		if (hlen == 0 || strspn(host, "0123456789abcdefABCDEF:.") != hlen) {
+			snprintf(why, cap, "not an IPv6 address in brackets");
+			return -1;
+		}
+	} else {
+		char *colon = strchr(ent, ':');
+
+		if (colon) {
+			*colon = '\0';
+			port = colon + 1;
+		}
+		hlen = strlen(host);
+		if (hlen == 0 || strspn(host, name_chars) != hlen) {
+			snprintf(why, cap, "not host or host:port (a name or an address; an IPv6 address "
+			    "goes in brackets)");
+			return -1;
+		}
+	}
+	if (hlen >= sizeof(n->host)) {
+		snprintf(why, cap, "a host longer than %zu characters", sizeof(n->host) - 1);
+		return -1;
+	}
+	memcpy(n->host, host, hlen + 1);
+	n->port = dflt_port;
+	if (port && (parse_uint(port, &n->port) < 0 || n->port < 1 || n->port > 65535)) {
+		snprintf(why, cap, "a port that is not a number in 1..65535");
+		return -1;
+	}
+	return 0;
+}
+
+/*
+ * db_hosts into c->db_node[] and c->db_nodes: at most CONFIG_DB_NODES_MAX
+ * entries separated by commas, none empty, none twice. -1 with a message
+ * in err[cap].
+ */
+static int
+parse_db_hosts(struct config *c, char *err, size_t cap)
+{
+	char list[sizeof(c->db_hosts)], why[128];
+	char *p = list;
+	size_t k = 0;
+
+	c->db_nodes = 0;
+	memcpy(list, c->db_hosts, sizeof(list));
+	if (*trim(list) == '\0')
+		return 0;
+	for (;;) {
+		char *comma = strchr(p, ','), *ent;
+
+		if (comma)
+			*comma = '\0';
+		ent = trim(p);
+		k++;
+		if (*ent == '\0') {
+			snprintf(err, cap, DB_HOSTS_ERR "entry %zu is empty", k);
+			return -1;
+		}
+		if (k > CONFIG_DB_NODES_MAX) {
+			snprintf(err, cap, DB_HOSTS_ERR "more than %d nodes", CONFIG_DB_NODES_MAX);
+			return -1;
+		}
+		if (parse_db_node(ent, c->db_port, &c->db_node[k - 1], why, sizeof(why)) < 0) {
+			snprintf(err, cap, DB_HOSTS_ERR "entry %zu: %s", k, why);
+			return -1;
+		}
+		for (size_t i = 0; i + 1 < k; i++) {
+			if (strcmp(c->db_node[i].host, c->db_node[k - 1].host) == 0 &&
+			    c->db_node[i].port == c->db_node[k - 1].port) {
+				snprintf(err, cap, DB_HOSTS_ERR "entries %zu and %zu name the same node", i + 1, k);
+				return -1;
+			}
+		}
+		if (comma == NULL)
+			break;
+		p = comma + 1;
+	}
+	c->db_nodes = k;
+	return 0;
+}
+
 /* Checks across keys, and defaults derived from other keys. */
 static int
 finish(struct config *c, char *err, size_t cap)
@@ -410,6 +530,17 @@ finish(struct config *c, char *err, size_t cap)
 	}
 	if (strcmp(c->run_user, "root") == 0) {
 		snprintf(err, cap, "config: run_user (WAYMARK_RUN_USER) must not be root");
+		return -1;
+	}
+	if (parse_db_hosts(c, err, cap) < 0)
+		return -1;
+	if (c->db_prefer > (c->db_nodes ? c->db_nodes : 1)) {
+		if (c->db_nodes)
+			snprintf(err, cap, "config: db_prefer (WAYMARK_DB_PREFER) is %" PRIu64 " but "
+			    "db_hosts lists %zu node%s", c->db_prefer, c->db_nodes, c->db_nodes == 1 ? "" : "s");
+		else
+			snprintf(err, cap, "config: db_prefer (WAYMARK_DB_PREFER) is %" PRIu64 " but "
+			    "db_hosts is empty (one server): it chooses a node of db_hosts", c->db_prefer);
 		return -1;
 	}
 	if (addr_is_zero(&c->pay_to)) {

@@ -21,6 +21,13 @@
 #include "addr.h"
 
 #define CONFIG_STR_MAX 2048
+#define CONFIG_DB_NODES_MAX 8
+
+/* One node of db_hosts (config_load parses the list). */
+struct config_db_node {
+	char host[256];                 /* a name or address; an IPv6 address without its brackets */
+	uint64_t port;
+};
 
 struct config {
 	char listen[128];               /* host:port nginx listens on */
@@ -42,6 +49,12 @@ struct config {
 	char db_user[64];
 	char db_password[256];
 	uint64_t db_timeout;            /* seconds, connect/read/write */
+	char db_hosts[1024];            /* host[:port],...: the Galera nodes (lib/db.h, Failover) */
+	uint64_t db_prefer;             /* 1-based: this host's first node of db_hosts */
+	uint64_t db_sync_wait;          /* wsrep_sync_wait of sessions on a Galera node */
+	/* db_hosts parsed by config_load: db_nodes entries, 0 when db_hosts is empty. */
+	struct config_db_node db_node[CONFIG_DB_NODES_MAX];
+	size_t db_nodes;
 	uint64_t health_ttl_ms;
 	uint64_t discovery_check_ms;
 	/* Request rates per client address, per minute, of the rate classes

@@ -8,6 +8,7 @@
 #include <errmsg.h>
 #include <mysqld_error.h>
 
+#include "clock.h"
 #include "db.h"
 #include "banned.h"
 
@@ -16,6 +17,7 @@ db_init(struct db *d, const struct config *cfg)
 {
 	memset(d, 0, sizeof(*d));
 	d->cfg = cfg;
+	d->node = -1;
 }
 
 void
@@ -39,8 +41,11 @@ db_close(struct db *d)
 		mysql_close(d->my);
 		d->my = NULL;
 	}
+	d->node = -1;
+	d->galera = false;
 	d->in_txn = false;
 	d->aborted = false;
+	d->lost = false;
 }
 
 static void
@@ -65,15 +70,133 @@ db_idle_txn_timeout(struct db *d, unsigned int seconds)
 	d->idle_txn_s = seconds;
 }
 
-enum db_rc
-db_connect(struct db *d)
+/* ------------------------------------------------------------ the nodes */
+
+static size_t
+node_count(const struct config *c)
+{
+	return c->db_nodes ? c->db_nodes : 1;
+}
+
+static size_t
+preferred_node(const struct config *c)
+{
+	return c->db_nodes ? (size_t)c->db_prefer - 1 : 0;
+}
+
+bool
+db_cluster_usable(const struct db_cluster *c)
+{
+	return !c->galera || (strcmp(c->status, "Primary") == 0 && strcmp(c->local_state, "Synced") == 0);
+}
+
+/*
+ * The rows (name, value) of a SHOW statement into the fields of cs that
+ * they name. 0, or -1 with the error left on my.
+ */
+static int
+read_show(MYSQL *my, const char *show, struct db_cluster *cs, bool *wsrep_on)
+{
+	MYSQL_RES *res;
+	MYSQL_ROW row;
+
+	if (mysql_query(my, show) != 0 || (res = mysql_store_result(my)) == NULL)
+		return -1;
+	while ((row = mysql_fetch_row(res)) != NULL) {
+		const char *name = row[0], *v = row[1] ? row[1] : "";
+
+		if (name == NULL || mysql_num_fields(res) < 2)
+			continue;
+		if (strcmp(name, "wsrep_on") == 0)
+			*wsrep_on = strcmp(v, "ON") == 0;
+		else if (strcmp(name, "wsrep_node_name") == 0 && v[0])
+			snprintf(cs->node, sizeof(cs->node), "%s", v);
+		else if (strcmp(name, "wsrep_node_address") == 0 && v[0] && cs->node[0] == '\0')
+			snprintf(cs->node, sizeof(cs->node), "%s", v);
+		else if (strcmp(name, "wsrep_cluster_status") == 0)
+			snprintf(cs->status, sizeof(cs->status), "%s", v);
+		else if (strcmp(name, "wsrep_local_state_comment") == 0)
+			snprintf(cs->local_state, sizeof(cs->local_state), "%s", v);
+		else if (strcmp(name, "wsrep_cluster_size") == 0)
+			cs->size = strtoull(v, NULL, 10);
+	}
+	mysql_free_result(res);
+	return 0;
+}
+
+/*
+ * The cluster state of the node my is connected to. SHOW statements,
+ * which a node outside the primary component still answers and which
+ * wait for the cluster only under wsrep_sync_wait bit 8. 0 or -1.
+ */
+static int
+read_cluster(MYSQL *my, struct db_cluster *cs)
+{
+	bool on = false;
+
+	memset(cs, 0, sizeof(*cs));
+	/* wsrep_node_name sorts after wsrep_node_address: the name wins when set. */
+	if (read_show(my, "SHOW GLOBAL VARIABLES WHERE Variable_name IN ('wsrep_on', "
+	    "'wsrep_node_address', 'wsrep_node_name')", cs, &on) < 0)
+		return -1;
+	if (!on) {
+		memset(cs, 0, sizeof(*cs));
+		return 0;
+	}
+	cs->galera = true;
+	return read_show(my, "SHOW GLOBAL STATUS WHERE Variable_name IN ('wsrep_cluster_size', "
+	    "'wsrep_cluster_status', 'wsrep_local_state_comment')", cs, &on);
+}
+
+/* Where node i is, for messages. */
+static const char *
+node_name(const struct db *d, size_t i, char *out, size_t cap)
+{
+	const struct config *c = d->cfg;
+
+	if (c->db_nodes)
+		snprintf(out, cap, "node %zu (%.200s:%llu)", i + 1, c->db_node[i].host,
+		    (unsigned long long)c->db_node[i].port);
+	else if (c->db_socket[0])
+		snprintf(out, cap, "%.200s", c->db_socket);
+	else
+		snprintf(out, cap, "%.200s:%llu", c->db_host, (unsigned long long)c->db_port);
+	return out;
+}
+
+/* Keep the error of node i's connection, naming the node; closes it. */
+static enum db_rc
+node_failed(struct db *d, size_t i)
+{
+	char where[320];
+
+	snprintf(d->err, sizeof(d->err), "%s: %u: %s", node_name(d, i, where, sizeof(where)),
+	    mysql_errno(d->my), mysql_error(d->my));
+	mysql_close(d->my);
+	d->my = NULL;
+	return DB_UNAVAILABLE;
+}
+
+/* Open a connection to node i and check it is usable; DB_OK or DB_UNAVAILABLE (closed). */
+static enum db_rc
+connect_node(struct db *d, size_t i)
 {
 	const struct config *c = d->cfg;
 	unsigned int timeout = (unsigned int)c->db_timeout;
-	const char *sock = c->db_socket[0] ? c->db_socket : NULL;
+	const char *sock = NULL, *host = c->db_host;
+	unsigned int port = (unsigned int)c->db_port;
+	struct db_cluster cs;
+	char where[320], set[64];
 
-	if (d->my)
-		return DB_OK;
+	if (c->db_nodes) {
+		host = c->db_node[i].host;
+		port = (unsigned int)c->db_node[i].port;
+	} else if (c->db_socket[0]) {
+		sock = c->db_socket;
+		host = NULL;
+		port = 0;
+	}
+	d->connect_tries++;
 	d->my = mysql_init(NULL);
 	if (d->my == NULL) {
 		snprintf(d->err, sizeof(d->err), "mysql_init failed");
@@ -83,24 +206,119 @@ db_connect(struct db *d)
 	mysql_options(d->my, MYSQL_OPT_READ_TIMEOUT, &timeout);
 	mysql_options(d->my, MYSQL_OPT_WRITE_TIMEOUT, &timeout);
 	mysql_options(d->my, MYSQL_SET_CHARSET_NAME, "utf8mb4");
-	if (mysql_real_connect(d->my, sock ? NULL : c->db_host, c->db_user, c->db_password,
-	    c->db_name, sock ? 0 : (unsigned int)c->db_port, sock,
-	    (d->script ? CLIENT_MULTI_STATEMENTS : 0) | CLIENT_FOUND_ROWS) == NULL) {
-		keep_error(d);
+	if (mysql_real_connect(d->my, host, c->db_user, c->db_password, c->db_name, port, sock,
+	    (d->script ? CLIENT_MULTI_STATEMENTS : 0) | CLIENT_FOUND_ROWS) == NULL)
+		return node_failed(d, i);
+	/* sql.h escapes for exactly this: utf8mb4, and backslash escapes on. */
+	if (mysql_query(d->my, "SET time_zone = '+00:00', sql_mode = 'STRICT_ALL_TABLES,"
+	    "NO_ZERO_DATE,NO_ZERO_IN_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION'") != 0 ||
+	    (d->read_committed && mysql_query(d->my, "SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED") != 0))
+		return node_failed(d, i);
+	/* A Galera node serves only Synced in the Primary component. */
+	if (read_cluster(d->my, &cs) < 0)
+		return node_failed(d, i);
+	if (!db_cluster_usable(&cs)) {
+		snprintf(d->err, sizeof(d->err), "%s is %s in a %s component, not Synced in the Primary one",
+		    node_name(d, i, where, sizeof(where)), cs.local_state, cs.status);
+		d->unready++;
 		mysql_close(d->my);
 		d->my = NULL;
 		return DB_UNAVAILABLE;
 	}
-	/* sql.h escapes for exactly this: utf8mb4, and backslash escapes on. */
-	if (mysql_query(d->my, "SET time_zone = '+00:00', sql_mode = 'STRICT_ALL_TABLES,"
-	    "NO_ZERO_DATE,NO_ZERO_IN_DATE,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION'") != 0 ||
-	    (d->read_committed && mysql_query(d->my, "SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED") != 0) ||
-	    (d->idle_txn_s > 0 && set_idle_txn(d) != 0)) {
-		keep_error(d);
-		db_close(d);
-		return DB_UNAVAILABLE;
-	}
+	d->galera = cs.galera;
+	/* Reads and writes wait for what the cluster committed before them (db_sync_wait). */
+	snprintf(set, sizeof(set), "SET SESSION wsrep_sync_wait = %u", (unsigned int)c->db_sync_wait);
+	if (d->galera && mysql_query(d->my, set) != 0)
+		return node_failed(d, i);
+	if (d->idle_txn_s > 0 && set_idle_txn(d) != 0)
+		return node_failed(d, i);
 	return DB_OK;
+}
+
+enum db_rc
+db_connect(struct db *d)
+{
+	size_t n = node_count(d->cfg), first = preferred_node(d->cfg);
+	bool marked[CONFIG_DB_NODES_MAX];
+	uint64_t now;
+
+	if (d->my)
+		return DB_OK;
+	d->unready = 0;
+	now = clock_ms();
+	for (size_t i = 0; i < n; i++)
+		marked[i] = d->skip_until[i] > now;
+	/* The nodes not marked as failed, in order; then, when none answered, the marked ones. */
+	for (int pass = 0; pass < 2; pass++) {
+		for (size_t k = 0; k < n; k++) {
+			size_t i = (first + k) % n;
+
+			if (marked[i] != (pass == 1))
+				continue;
+			if (connect_node(d, i) == DB_OK) {
+				d->node = (int)i;
+				d->skip_until[i] = 0;
+				return DB_OK;
+			}
+			d->skip_until[i] = clock_ms() + DB_NODE_SKIP_MS;
+		}
+	}
+	return DB_UNAVAILABLE;
+}
+
+/* Give up the connected node: skipped for DB_NODE_SKIP_MS, the connection closed. */
+static void
+drop_node(struct db *d)
+{
+	if (d->node >= 0)
+		d->skip_until[d->node] = clock_ms() + DB_NODE_SKIP_MS;
+	if (d->my) {
+		mysql_close(d->my);
+		d->my = NULL;
+	}
+	d->node = -1;
+	d->galera = false;
+}
+
+/*
+ * Between statements: a connection on another node than the preferred one
+ * is closed once the preferred node's mark ran out, so the next statement
+ * tries it first again.
+ */
+static void
+back_to_preferred(struct db *d)
+{
+	size_t p = preferred_node(d->cfg);
+
+	if (d->my && d->node >= 0 && (size_t)d->node != p && d->skip_until[p] <= clock_ms())
+		db_close(d);
+}
+
+enum db_rc
+db_cluster(struct db *d, struct db_cluster *out)
+{
+	memset(out, 0, sizeof(*out));
+	if (d->in_txn) {
+		snprintf(d->err, sizeof(d->err), "db_cluster inside a transaction");
+		return DB_ERROR;
+	}
+	back_to_preferred(d);
+	for (size_t k = 0; k <= node_count(d->cfg); k++) {
+		if (db_connect(d) != DB_OK)
+			return DB_UNAVAILABLE;
+		if (read_cluster(d->my, out) < 0) {
+			keep_error(d);
+			d->last_errno = mysql_errno(d->my);
+			drop_node(d);
+			continue;
+		}
+		if (db_cluster_usable(out))
+			return DB_OK;
+		snprintf(d->err, sizeof(d->err), "the node left: %s in a %s component", out->local_state,
+		    out->status);
+		drop_node(d);
+	}
+	return DB_UNAVAILABLE;
 }
 
 /* Errors that mean the connection, not the statement, failed. */
@@ -144,13 +362,41 @@ is_client_error(unsigned int e)
 	return e == 0 || (e >= CR_MIN_ERROR && e <= CR_MAX_ERROR);
 }
 
+/*
+ * After an error that a node outside the primary component also gives
+ * (a failed wsrep_sync_wait is 1205, like a lock wait): true when this
+ * Galera node is no longer Synced and Primary, or cannot even say.
+ */
+static bool
+node_left(struct db *d)
+{
+	struct db_cluster cs;
+
+	return d->galera && (read_cluster(d->my, &cs) < 0 || !db_cluster_usable(&cs));
+}
+
 static enum db_rc
 classify(struct db *d, unsigned int e)
 {
 	keep_error(d);
 	d->last_errno = e;
 	if (is_connection_error(e) || is_client_error(e)) {
-		db_close(d);
+		/* Not db_close: an open transaction stays marked until db_txn sees it (lost). */
+		mysql_close(d->my);
+		d->my = NULL;
+		d->node = -1;
+		d->galera = false;
+		return DB_UNAVAILABLE;
+	}
+	/*
+	 * A node that left the primary component refuses every statement
+	 * unrun (1047), or fails its sync wait (1205 outside a transaction,
+	 * where no statement waits for a row lock that long before our
+	 * read timeout): the statement did not run; this node is given up.
+	 */
+	if (e == ER_UNKNOWN_COM_ERROR || (e == ER_LOCK_WAIT_TIMEOUT && !d->in_txn && node_left(d))) {
+		drop_node(d);
+		d->refused = true;
 		return DB_UNAVAILABLE;
 	}
 	if (e == ER_DUP_ENTRY || e == ER_DUP_UNIQUE)
@@ -199,10 +445,13 @@ attempt(struct db *d, const char *sql, bool multi, MYSQL_RES **res)
 }
 
 /* A statement that changes nothing, so running it twice is the same as once (our
- * statements write their keywords in capitals, docs/ARCHITECTURE.md, Code conventions). */
+ * statements write their keywords in capitals, docs/ARCHITECTURE.md, Code conventions);
+ * START TRANSACTION too, run outside a transaction (db_txn's first statement). */
 static bool
 read_only(const char *sql)
 {
+	if (strcmp(sql, "START TRANSACTION") == 0)
+		return true;
 	while (*sql == ' ' || *sql == '\n' || *sql == '\t' || *sql == '(')
 		sql++;
 	return strncasecmp(sql, "SELECT", 6) == 0 && strstr(sql, " FOR UPDATE") == NULL &&
@@ -212,14 +461,17 @@ read_only(const char *sql)
 static enum db_rc
 run(struct db *d, const char *sql, bool multi, MYSQL_RES **res)
 {
-	bool was_connected = d->my != NULL;
+	bool was_connected;
 	enum db_rc rc;
 
 	if (res)
 		*res = NULL;
 	if (d->aborted)
 		return DB_RETRY;
+	if (d->lost)
+		return DB_UNAVAILABLE;
 	d->last_errno = 0;
+	d->refused = false;
 	/* Fault injection (db_fault_after): this statement fails unsent. */
 	if (d->fault_in > 0 && --d->fault_in == 0) {
 		snprintf(d->err, sizeof(d->err), "injected fault");
@@ -227,19 +479,27 @@ run(struct db *d, const char *sql, bool multi, MYSQL_RES **res)
 			d->aborted = true;
 		return d->in_txn ? DB_RETRY : DB_UNAVAILABLE;
 	}
+	if (!d->in_txn)
+		back_to_preferred(d);
+	was_connected = d->my != NULL;
 	rc = attempt(d, sql, multi, res);
 	/*
-	 * A connection that died while idle: run the statement again once,
-	 * outside transactions, only when it is known not to have run (the
-	 * server was gone before it was sent) or it changes nothing. A write
-	 * lost in flight may have committed: replaying it could turn a
-	 * reservation into "already used", so its caller sees the failure.
+	 * A connection that died while idle, or a node that refused the
+	 * statement unrun: run it again once, outside transactions, on a new
+	 * connection (the next node when this one was given up), only when
+	 * it is known not to have run (the server was gone before it was
+	 * sent, or refused it) or it changes nothing. A write lost in flight
+	 * may have committed: replaying it could turn a reservation into
+	 * "already used", so its caller sees the failure.
 	 */
-	if (rc == DB_UNAVAILABLE && was_connected && !d->in_txn && !multi &&
-	    (d->last_errno == CR_SERVER_GONE_ERROR || read_only(sql)))
+	if (rc == DB_UNAVAILABLE && (was_connected || d->refused) && !d->in_txn && !multi &&
+	    (d->last_errno == CR_SERVER_GONE_ERROR || d->refused || read_only(sql))) {
+		d->refused = false;
 		rc = attempt(d, sql, multi, res);
-	if (rc == DB_UNAVAILABLE)
-		d->in_txn = false;
+	}
+	/* In a transaction: nothing more runs until db_txn rolls back (and runs it again). */
+	if (rc == DB_UNAVAILABLE && d->in_txn)
+		d->lost = true;
 	return rc;
 }
 
@@ -491,6 +751,7 @@ db_rollback(struct db *d)
 		mysql_query(d->my, "ROLLBACK");
 	d->in_txn = false;
 	d->aborted = false;
+	d->lost = false;
 }
 
 static enum db_rc
@@ -501,6 +762,15 @@ db_commit(struct db *d)
 	/* A COMMIT refused with DB_RETRY (Galera certification) left nothing open. */
 	if (rc == DB_RETRY)
 		db_rollback(d);
+	/*
+	 * Lost: a COMMIT that was never sent (the server was gone, 2006), or
+	 * that the server answered with an error (a node that left the
+	 * primary component), did not commit; one whose answer the client
+	 * library lost (2013 and the like) may have.
+	 */
+	if (rc == DB_UNAVAILABLE && d->last_errno != CR_SERVER_GONE_ERROR && !d->refused &&
+	    is_client_error(d->last_errno))
+		d->commit_unknown = true;
 	d->in_txn = false;
 	d->aborted = false;
 	return rc;
@@ -542,15 +812,34 @@ db_txn(struct db *d, enum db_rc (*body)(struct db *d, void *arg), void *arg)
 			__atomic_add_fetch(&txn_retries, 1, __ATOMIC_RELAXED);
 			backoff(try);
 		}
+		d->commit_unknown = false;
 		if ((rc = db_begin(d)) != DB_OK)
 			return rc;
 		rc = body(d, arg);
 		if (rc == DB_OK && d->aborted)
 			rc = DB_RETRY;   /* a body that swallowed the abort */
-		if (rc == DB_OK)
-			rc = db_commit(d);
-		else
+		if (d->lost) {
+			/* The connection died before COMMIT: nothing committed, whatever the body says. */
 			db_rollback(d);
+			rc = DB_RETRY;
+			continue;
+		}
+		if (rc == DB_OK) {
+			rc = db_commit(d);
+			if (rc == DB_UNAVAILABLE && !d->commit_unknown) {
+				db_rollback(d);
+				rc = DB_RETRY;   /* COMMIT not sent, or refused: nothing committed */
+				continue;
+			}
+			if (d->commit_unknown) {
+				fprintf(stderr, "waymark: db: the answer to a COMMIT was lost (%s); its outcome "
+				    "is unknown, so the transaction is not run again\n", d->err);
+				db_rollback(d);
+				return DB_UNAVAILABLE;
+			}
+		} else {
+			db_rollback(d);
+		}
 		if (rc != DB_RETRY)
 			return rc;
 		db_rollback(d);

@@ -15,6 +15,24 @@
  * again. So a MariaDB restart costs requests a 503 while it is down and
  * nothing after it, without restarting workers.
  *
+ * Failover (a Galera cluster, docs/ARCHITECTURE.md, Failover between
+ * nodes): with db_hosts set, a connection opens on the preferred node
+ * (db_prefer), else on the others in list order starting after it. On a
+ * Galera node (wsrep_on) the connection is used only when the node is
+ * Synced in the Primary component (checked right after connecting), and
+ * its session gets wsrep_sync_wait = db_sync_wait, so what it reads was
+ * committed cluster-wide before it (INSTALL section 8). A node that
+ * refused the connection, or was found unusable, is skipped for
+ * DB_NODE_SKIP_MS (each struct db keeps its own marks: no shared state),
+ * so a dead preferred node does not cost a connect timeout per request;
+ * when every node is marked they are all tried anyway. A connection on
+ * another node goes back to the preferred one, between statements, once
+ * its mark ran out. A statement a node refuses because it left the
+ * primary component (1047 "WSREP has not yet prepared node for
+ * application use", or a failed wsrep_sync_wait, 1205 on a node that is
+ * no longer usable) was not run: outside a transaction it runs again on
+ * the next node, and a transaction is run again (db_txn, below).
+ *
  * Return conventions: enum db_rc; DB_OK is 0.
  */
 #ifndef WAYMARK_DB_H
@@ -38,11 +56,22 @@ enum db_rc {
 	DB_RETRY,         /* the server aborted the transaction: db_txn runs it again */
 };
 
+/* How long a node that failed is not tried first again, in milliseconds. */
+#define DB_NODE_SKIP_MS 5000
+
 struct db {
 	MYSQL *my;
 	const struct config *cfg;
 	bool in_txn;
 	bool aborted;     /* the server aborted the open transaction: DB_RETRY until rollback */
+	bool lost;        /* the connection died in the open transaction: DB_UNAVAILABLE until rollback */
+	bool refused;     /* the last statement was refused unrun by an unusable node */
+	bool commit_unknown; /* db_txn's last COMMIT was sent and its answer lost (see db_txn) */
+	bool galera;      /* the connected node has wsrep_on */
+	int node;         /* the connected node: index into cfg->db_node (0 without db_hosts); -1 none */
+	unsigned int unready; /* nodes the last db_connect reached that were not Synced and Primary */
+	unsigned long connect_tries; /* connections to a node attempted (tests, logs) */
+	uint64_t skip_until[CONFIG_DB_NODES_MAX]; /* clock_ms() before which node i is not tried first */
 	bool script;      /* db_init_script: CLIENT_MULTI_STATEMENTS */
 	bool read_committed; /* db_init_sole_writer: transactions at READ COMMITTED */
 	char err[256];    /* last error text, for logs only (never to clients) */
@@ -86,8 +115,39 @@ enum db_rc db_exec_script(struct db *d, const char *text);
 /* Close the connection. */
 void db_close(struct db *d);
 
-/* Connect when not connected. */
+/*
+ * Connect when not connected: to the first usable node (Failover,
+ * above). DB_UNAVAILABLE when none is; then unready counts the nodes that
+ * answered but were not Synced in the Primary component (a /health that
+ * can tell "not primary" from "unreachable"), and err names the last
+ * failure.
+ */
 enum db_rc db_connect(struct db *d);
+
+/*
+ * The cluster state of the connected node, for /health. galera is false
+ * on a server without wsrep (the rest is then empty); node is
+ * wsrep_node_name, else wsrep_node_address.
+ */
+struct db_cluster {
+	bool galera;
+	uint64_t size;            /* wsrep_cluster_size */
+	char status[32];          /* wsrep_cluster_status: Primary, non-Primary, Disconnected */
+	char local_state[32];     /* wsrep_local_state_comment: Synced, Donor/Desynced, Joined, ... */
+	char node[128];
+};
+
+/*
+ * Fill *out from the node this connection uses, connecting first when it
+ * is not connected. A node found no longer Synced and Primary is dropped
+ * (skipped like a failed one) and the next usable node is read instead.
+ * DB_UNAVAILABLE when no node is usable (unready as for db_connect);
+ * DB_ERROR inside a transaction.
+ */
+enum db_rc db_cluster(struct db *d, struct db_cluster *out);
+
+/* True when c is a server without Galera, or a node Synced in the Primary component. */
+bool db_cluster_usable(const struct db_cluster *c);
 
 /*
  * Statements come only from the builder in sql.h; a bad statement (cut
@@ -160,6 +220,22 @@ bool db_row_null(MYSQL_ROW row, unsigned int i);
  * Any other rc than DB_OK from the body rolls back and is returned (a
  * body that wants to roll back on purpose returns its own non-DB_OK rc);
  * DB_RETRY is returned when every try was aborted.
+ *
+ * A lost connection (a node that died or left the primary component):
+ * - before COMMIT was sent, nothing was committed: every later statement
+ *   of that run gets DB_UNAVAILABLE (none runs in autocommit on a new
+ *   connection), and whatever the body returns, db_txn runs it again on a
+ *   new connection (the next node), counted as a retry like an abort;
+ * - a COMMIT the server answered with an error did not commit either
+ *   (run again the same way);
+ * - a COMMIT that was sent and whose answer was lost has an unknown
+ *   outcome: it may have committed on the cluster. db_txn does NOT run
+ *   the body again (a rerun of a committed insert would meet its own
+ *   unique key and turn a success into "already used", and a counter
+ *   would count twice); it returns DB_UNAVAILABLE with commit_unknown set,
+ *   and the caller fails closed (503). The client's retry of the request
+ *   then meets the unique keys: what committed is found, never doubled
+ *   (docs/ARCHITECTURE.md, Failover between nodes).
  */
 #define DB_TXN_TRIES 5
 enum db_rc db_txn(struct db *d, enum db_rc (*body)(struct db *d, void *arg), void *arg);

@@ -11,6 +11,12 @@ db_err(enum db_rc rc)
 }
 
 enum err
+db_connect_err(const struct db *d)
+{
+	return d->unready > 0 ? ERR_DATABASE_NOT_PRIMARY : ERR_DATABASE_UNAVAILABLE;
+}
+
+enum err
 db_fail(struct resp *w, enum db_rc rc)
 {
 	return resp_fail(w, db_err(rc), NULL, NULL);

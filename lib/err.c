@@ -58,6 +58,8 @@ static const struct err_info errors[ERR__MAX] = {
 	[ERR_RATE_LIMITED] = { 429, "rate_limited", "Too many requests; slow down." },
 	[ERR_INTERNAL] = { 500, "internal_error", "The service failed to answer this request." },
 	[ERR_DATABASE_UNAVAILABLE] = { 503, "database_unavailable", "The database is unavailable; try again shortly." },
+	[ERR_DATABASE_NOT_PRIMARY] = { 503, "database_not_primary", "The database nodes this host reaches "
+	    "are not Synced in the cluster's primary component; try again shortly." },
 	[ERR_PAYMENT_UNAVAILABLE] = { 503, "payment_unavailable", "Payments cannot be processed right now; nothing was charged. Try again shortly." },
 	[ERR_PRIVATE_TIPS_UNAVAILABLE] = { 503, "private_tips_unavailable", "Private tips are not available on this service right now." },
 	[ERR_CHAIN_UNAVAILABLE] = { 503, "chain_unavailable", "The chain cannot be reached to verify this evidence right now; nothing was stored. Try again shortly." },

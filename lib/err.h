@@ -62,6 +62,7 @@ enum err {
 	ERR_RATE_LIMITED,           /* 429 */
 	ERR_INTERNAL,               /* 500 */
 	ERR_DATABASE_UNAVAILABLE,   /* 503 */
+	ERR_DATABASE_NOT_PRIMARY,   /* 503 the Galera nodes this host reaches left the primary component */
 	ERR_PAYMENT_UNAVAILABLE,    /* 503 the facilitator is unreachable or failing */
 	ERR_SIGNATURE_UNAVAILABLE,  /* 503 a contract-wallet signature needs the RPC, which cannot answer */
 	ERR_CHAIN_UNAVAILABLE,      /* 503 evidence needs the chain RPC, which cannot answer */

@@ -23,6 +23,7 @@
 
 #include "config.h"
 #include "db.h"
+#include "dbtest.h"
 #include "siwxstore.h"
 #include "sql.h"
 #include "tap.h"
@@ -32,16 +33,6 @@
 
 static struct config cfg_a, cfg_b;
 static struct db other;   /* node B, used from inside node A's bodies */
-
-static enum db_rc
-exec1(struct db *d, struct sql *q)
-{
-	enum db_rc rc = db_exec(d, q);
-
-	if (rc != DB_OK)
-		printf("#   %s\n", d->err);
-	return rc;
-}
 
 /* wsrep status or variable `name` of d's node, as a number. */
 static uint64_t
@@ -170,13 +161,13 @@ sync_session(struct db *d)
 	struct sql q = SQL_ON(b);
 
 	sql_add(&q, "SET SESSION wsrep_sync_wait = 15");
-	return exec1(d, &q);
+	return dbtest_exec(d, &q);
 }
 
 int
 main(int argc, char **argv)
 {
-	char err[256], b[256];
+	char b[256];
 	struct db a;
 	struct sql q = SQL_ON(b);
 	struct bump bu = { 0 };
@@ -191,18 +182,12 @@ main(int argc, char **argv)
 
 	if (!ok(argc == 3, "two node configurations (run through t/1100-galera.t, which starts the cluster)"))
 		return done_testing();
-	if (!ok(config_load(&cfg_a, argv[1], err, sizeof(err)) == 0, "node A's configuration loads") ||
-	    !ok(config_load(&cfg_b, argv[2], err, sizeof(err)) == 0, "node B's configuration loads")) {
-		printf("#   %s\n", err);
+	if (!dbtest_config(&cfg_a, argv[1], "node A's configuration loads") ||
+	    !dbtest_config(&cfg_b, argv[2], "node B's configuration loads"))
 		return done_testing();
-	}
 	mysql_library_init(0, NULL, NULL);
-	db_init(&a, &cfg_a);
-	db_init(&other, &cfg_b);
-	if (!ok(db_connect(&a) == DB_OK && db_connect(&other) == DB_OK, "both nodes are reachable")) {
-		printf("#   %s / %s\n", a.err, other.err);
+	if (!ok(dbtest_open(&a, &cfg_a) && dbtest_open(&other, &cfg_b), "both nodes are reachable"))
 		return done_testing();
-	}
 	ok(wsrep_u64(&a, "variables", "wsrep_on") == 1 && wsrep_u64(&other, "variables", "wsrep_on") == 1,
 	    "both are Galera nodes (wsrep_on)");
 	ok(wsrep_u64(&a, "status", "wsrep_cluster_size") == 3 &&
@@ -214,10 +199,10 @@ main(int argc, char **argv)
 	key = (uint64_t)getpid() * 4;
 	sql_add(&q, "CREATE TABLE IF NOT EXISTS galera_cert_test (k BIGINT UNSIGNED NOT NULL PRIMARY KEY, "
 	    "n INT NOT NULL) ENGINE=InnoDB");
-	ok(exec1(&a, &q) == DB_OK, "a scratch table");
+	ok(dbtest_exec(&a, &q) == DB_OK, "a scratch table");
 	sql_reset(&q);
 	sql_add(&q, "REPLACE INTO galera_cert_test (k, n) VALUES (?, 0)", SQL_U64(key));
-	ok(exec1(&a, &q) == DB_OK, "a row at 0");
+	ok(dbtest_exec(&a, &q) == DB_OK, "a row at 0");
 
 	/* An update node B committed first. */
 	bu.k = key;
@@ -292,13 +277,13 @@ main(int argc, char **argv)
 	    2 * RACE_ROUNDS);
 	sql_reset(&q);
 	sql_add(&q, "DELETE FROM siwx_challenges WHERE endpoint_id = ?", SQL_TEXT(bind.endpoint_id));
-	exec1(&a, &q);
+	dbtest_exec(&a, &q);
 	db_close(&ra.db);
 	db_close(&rb.db);
 
 	sql_reset(&q);
 	sql_add(&q, "DROP TABLE IF EXISTS galera_cert_test");
-	ok(exec1(&a, &q) == DB_OK, "the scratch table is dropped");
+	ok(dbtest_exec(&a, &q) == DB_OK, "the scratch table is dropped");
 	db_close(&a);
 	db_close(&other);
 	mysql_library_end();
