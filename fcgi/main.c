@@ -421,6 +421,10 @@ main(int argc, char **argv)
 		return 2;
 	}
 	remote = strcmp(pool, "remote") == 0;
+	/* The free pool's reads need not wait for the cluster (db_sync_wait_free,
+	 * docs/ARCHITECTURE.md, Failover between nodes); set before any thread starts. */
+	if (!remote)
+		cfg.db_sync_wait = cfg.db_sync_wait_free;
 	n = threads ? (size_t)threads : (size_t)(remote ? cfg.remote_threads : cfg.worker_threads);
 	/* Everything the threads share is set up here, before they start. */
 	if (sig_init() < 0 || FCGX_Init() != 0 || mysql_library_init(0, NULL, NULL) != 0 ||

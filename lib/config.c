@@ -63,6 +63,11 @@ const struct config_key config_keys[] = {
 	    "single writes see every write the cluster committed before them (a wait per "
 	    "statement outside a transaction and one per transaction); 0: none; not used on a "
 	    "server without Galera" },
+	{ "db_sync_wait_free", CT_UINT, N(db_sync_wait_free), "0", 0, 15, false,
+	    "db_sync_wait for the free pool's connections: 0, its reads (public data) may trail "
+	    "another node's commit by the replication delay and keep answering while the cluster "
+	    "waits out a dead node; paid and signed rows (the remote pool), the indexer and the "
+	    "waymark tool use db_sync_wait" },
 	{ "health_ttl_ms", CT_UINT, N(health_ttl_ms), "1000", 0, 60000, false,
 	    "how long one serving thread reuses its /health database check, in milliseconds" },
 	{ "rate_site", CT_UINT, N(rate_site), "600", 0, 6000000, false,

@@ -52,6 +52,7 @@ struct config {
 	char db_hosts[1024];            /* host[:port],...: the Galera nodes (lib/db.h, Failover) */
 	uint64_t db_prefer;             /* 1-based: this host's first node of db_hosts */
 	uint64_t db_sync_wait;          /* wsrep_sync_wait of sessions on a Galera node */
+	uint64_t db_sync_wait_free;     /* ... of the free pool's (fcgi/main.c) */
 	/* db_hosts parsed by config_load: db_nodes entries, 0 when db_hosts is empty. */
 	struct config_db_node db_node[CONFIG_DB_NODES_MAX];
 	size_t db_nodes;

@@ -1,5 +1,5 @@
 /*
- * lib/db.c's failover on a real Galera cluster (run by t/1110-db-failover.t,
+ * lib/db.c's failover on a real Galera cluster (run by t/1105-db-failover.t,
  * which starts one with tools/galera, migrates a database on it and leaves
  * node 3 isolated afterwards for its /health checks):
  *
@@ -231,7 +231,7 @@ main(int argc, char **argv)
 	uint64_t until;
 	int seen = 0, consumed = 0;
 
-	if (!ok(argc == 3, "a configuration and tools/galera (run through t/1110-db-failover.t)"))
+	if (!ok(argc == 3, "a configuration and tools/galera (run through t/1105-db-failover.t)"))
 		return done_testing();
 	galera = argv[2];
 	if (!dbtest_config(&cfg1, argv[1], "the configuration loads"))
@@ -381,7 +381,7 @@ main(int argc, char **argv)
 	{
 		char args[256];
 
-		/* As root, through tools/galera: the database of t/1110's configuration. */
+		/* As root, through tools/galera: the database of t/1105's configuration. */
 		sql_reset(&q);
 		sql_add(&q, "INSERT INTO waymark_fo.fo_test (k, n) VALUES (?, 1)", SQL_U64(kd.k + 2));
 		snprintf(args, sizeof(args), "sql 3 \"%s\"", sql_str(&q));
