@@ -483,8 +483,8 @@ resolve_unknown_payments(struct db *db, const struct config *cfg, unsigned min_a
 	    "JOIN x402_payments x ON x.payer = p.payer AND x.auth_nonce = p.auth_nonce WHERE p.chain_id = ? "
 	    "AND p.state = 'reserved_unpaid' AND p.updated_at <= UTC_TIMESTAMP(6) - INTERVAL ? "
 	    "SECOND AND ((x.status = 'failed' AND x.reason = 'settle_unknown') OR (x.status = 'reserved' "
-	    "AND x.updated_at < UTC_TIMESTAMP(6) - INTERVAL " LEDGER_ABANDONED_S " SECOND)) LIMIT 100",
-	    SQL_U64(cfg->chain_id), SQL_U64(min_age));
+	    "AND x.updated_at < UTC_TIMESTAMP(6) - INTERVAL ? SECOND)) LIMIT 100",
+	    SQL_U64(cfg->chain_id), SQL_U64(min_age), SQL_U64(cfg->payment_abandoned_s));
 	if ((rc = db_query(db, &q, &res)) != DB_OK)
 		return rc;
 	while (res && (row = mysql_fetch_row(res)) != NULL) {

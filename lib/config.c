@@ -36,6 +36,10 @@ const struct config_key config_keys[] = {
 	    "paid requests with a payment in progress at once, per remote pool on this host (its "
 	    "processes share a slot file; without one, per process); past it a paid request gets "
 	    "503 payment_unavailable with Retry-After, nothing charged" },
+	{ "payment_abandoned_s", CT_UINT, N(payment_abandoned_s), "120", 5, 3600, false,
+	    "seconds after which a payment reserved by a request that never finished (its worker or "
+	    "host died) may be claimed by the identical request's retry, which asks the chain first; "
+	    "keep it above the longest paid request (two facilitator calls and the handler)" },
 	{ "slot_dir", CT_STRING, S(slot_dir), "", 0, 0, false,
 	    "a folder for the shared slot files of pools that listen on TCP (<slot_dir>/<pool>.slots), "
 	    "so their caps hold per host; a pool on a unix socket keeps them beside it" },

@@ -76,8 +76,8 @@ lookup(struct db *db, const struct x402_payment *p, const struct x402_requiremen
 		sql_add(&q, "status = 'settled'");
 	else
 		sql_add(&q, "((status = 'failed' AND reason = 'settle_unknown') OR "
-		    "(status = 'reserved' AND updated_at < UTC_TIMESTAMP(6) - INTERVAL " LEDGER_ABANDONED_S
-		    " SECOND))");
+		    "(status = 'reserved' AND updated_at < UTC_TIMESTAMP(6) - INTERVAL ? SECOND))",
+		    SQL_U64(db->cfg->payment_abandoned_s));
 	sql_add(&q, " AND resource_url = ? AND amount = ? AND pay_to = ? AND endpoint_id = ?",
 	    SQL_TEXT(rq->url), SQL_DEC(rq->amount), SQL_BYTES(rq->pay_to.b, ADDR_LEN), SQL_TEXT(endpoint_id));
 	if (db_query(db, &q, &res) != DB_OK)
@@ -147,8 +147,9 @@ ledger_claim_unknown(struct db *db, const struct x402_payment *p)
 	sql_add(&q, "UPDATE x402_payments SET status = 'reserved', reason = 'unknown_retry', "
 	    "updated_at = UTC_TIMESTAMP(6) WHERE payer = ? AND auth_nonce = ? AND sig_digest = ? AND "
 	    "((status = 'failed' AND reason = 'settle_unknown') OR (status = 'reserved' AND updated_at < "
-	    "UTC_TIMESTAMP(6) - INTERVAL " LEDGER_ABANDONED_S " SECOND))",
-	    SQL_BYTES(p->from.b, ADDR_LEN), SQL_BYTES(p->nonce, 32), SQL_BYTES(p->sig_digest, 32));
+	    "UTC_TIMESTAMP(6) - INTERVAL ? SECOND))",
+	    SQL_BYTES(p->from.b, ADDR_LEN), SQL_BYTES(p->nonce, 32), SQL_BYTES(p->sig_digest, 32),
+	    SQL_U64(db->cfg->payment_abandoned_s));
 	if (db_exec(db, &q) != DB_OK)
 		return LEDGER_UNAVAILABLE;
 	return mysql_affected_rows(db->my) == 1 ? LEDGER_OK : LEDGER_USED;

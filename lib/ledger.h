@@ -51,10 +51,10 @@ enum ledger_rc ledger_settled_here(struct db *db, const struct x402_payment *p,
  * LEDGER_OK when p's row, bound to rq and endpoint_id, has an unknown
  * outcome: the facilitator vanished during /settle (failed,
  * settle_unknown), or the request holding it stopped between reservation
- * and settlement (reserved for more than LEDGER_ABANDONED_S seconds). The
- * caller asks the chain (x402_authorization_state). LEDGER_USED otherwise.
+ * and settlement (reserved for more than payment_abandoned_s seconds, by
+ * the database's clock). The caller asks the chain
+ * (x402_authorization_state). LEDGER_USED otherwise.
  */
-#define LEDGER_ABANDONED_S "120"
 enum ledger_rc ledger_unknown_here(struct db *db, const struct x402_payment *p,
     const struct x402_requirements *rq, const char *endpoint_id);
 

@@ -19,8 +19,10 @@
 //     i mod k. A paid read whose paid retry got no 200 (a 5xx, a lost
 //     connection) presents the same PAYMENT-SIGNATURE again, as a client
 //     retrying an idempotent read would, every --retry-ms for at most
-//     --retry-for-ms; one whose unpaid request failed starts again (nothing
-//     was signed). Each settled paid read queues a publication.
+//     --retry-for-ms, and goes on after a 402 that follows such a failure
+//     (a request that died may hold the payment's reservation until
+//     payment_abandoned_s); one whose unpaid request failed starts again
+//     (nothing was signed). Each settled paid read queues a publication.
 //   Publications: --pub-c workers publish each settlement as a
 //     paid_settlement fact (evidence usdc_transfer) of its payer's profile,
 //     which the load makes (or finds) before it starts, POST
@@ -185,7 +187,11 @@ async function paidOne(a) {
       } catch { /* left null: the summary shows it */ }
     }
     if (res && res.status === 200) read.tx = (paymentResponse(res)?.transaction ?? '').toLowerCase() || null;
-    if (!transient(read.status) || Date.now() >= until) break;
+    // A 402 for the same signature after a lost attempt: the attempt's
+    // request may have died holding the payment's reservation, which the
+    // identical request may claim once payment_abandoned_s has passed.
+    const held = read.status === 402 && sig && read.statuses.slice(0, -1).some(transient);
+    if (!(transient(read.status) || held) || Date.now() >= until) break;
     out.paid.retried++;
     await sleep(retryMs);
   }
