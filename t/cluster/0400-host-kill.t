@@ -18,9 +18,11 @@ tmp=$(mktemp -d)
 trap 'kill $load_pid 2>/dev/null; "$cl" start-host a >/dev/null 2>&1; rm -rf "$tmp"' EXIT
 
 # upstreams FROM: the access log after line FROM, one line per request:
-# status and the last upstream host that answered it.
+# status and the last upstream host that answered it (nginx lists every
+# upstream it tried, "a:9000, b:9000", before ustatus=).
 upstreams() {
-	tail -n +$(($1 + 1)) "$CLUSTER_ACCESS_LOG" | sed -n 's/^[^ ]* \([0-9]*\) .* upstream=\(.*\)$/\1 \2/p' |
+	tail -n +$(($1 + 1)) "$CLUSTER_ACCESS_LOG" |
+		sed -n 's/^[^ ]* \([0-9]*\) .* upstream=\(.*\) ustatus=.*$/\1 \2/p' |
 		awk '{ u = $NF; sub(/:.*/, "", u); print $1, u }'
 }
 served_by() { upstreams "$2" | awk -v h="$1" '$2 == h' | wc -l; }

@@ -69,9 +69,15 @@ load_checks() {
 	v=$(jq -r '[.paid.reads[] | select(.status == 200) | .amount | tonumber] | add // 0' <<<"$summary")
 	is "$(jq -r '[.chain.payers[].spent | tonumber] | add // 0' <<<"$summary")" "$v" \
 		"  the payers spent the sum of their paid reads, no more (charged once each)"
-	v=$(jq -r '.paid.reads[] | select(.status == 200) | "(UNHEX(\"\(.payer[2:])\"),UNHEX(\"\(.nonce[2:])\"),UNHEX(\"\(.tx[2:])\"))"' \
-		<<<"$summary" | tr '"' "'" | paste -sd,)
-	is "$(sql "SELECT COUNT(*) FROM x402_payments WHERE status = 'settled' AND (payer, auth_nonce, tx_hash) IN (${v:-(NULL,NULL,NULL)})")" "$pok" \
+	# In lists of 200 (one statement's text is one argument of the client,
+	# at most 128 KiB).
+	v=0
+	while read -r chunk; do
+		v=$((v + $(sql "SELECT COUNT(*) FROM x402_payments WHERE status = 'settled' AND (payer, auth_nonce, tx_hash) IN ($chunk)")))
+	done < <(jq -r '.paid.reads[] | select(.status == 200) | "(UNHEX(\"\(.payer[2:])\"),UNHEX(\"\(.nonce[2:])\"),UNHEX(\"\(.tx[2:])\"))"' \
+		<<<"$summary" | tr '"' "'" |
+		awk 'NR % 200 == 1 { if (NR > 1) print s; s = $0; next } { s = s "," $0 } END { if (NR) print s }')
+	is "$v" "$pok" \
 		"  each paid read's payment is settled in x402_payments with its transaction"
 	is "$(sql "SELECT COUNT(*) FROM x402_payments WHERE status = 'settled' AND payer IN ($(
 		hexlist '.chain.payers | keys[]'))")" "$pok" "  and no other payment of those payers is settled"
