@@ -8,14 +8,7 @@
 # load_checks, against the database and the chain), /health reports two
 # nodes while it is down and three once it is back, and the node catches up:
 # its tables hold what the others hold, including what was written without it.
-. "$(dirname "$0")/../lib/tap.sh"
-top=$(cd "$(dirname "$0")/../.." && pwd)
-: "${WAYMARK_TEST_URL:?run through make test-cluster}"
-. "$top/t/lib/chain.sh"
-. "$top/t/lib/x402.sh"
-. "$top/t/lib/activity.sh"
-. "$top/t/lib/cluster.sh"
-cluster_env
+. "$(dirname "$0")/../lib/cluster-test.sh"
 tmp=$(mktemp -d)
 trap 'kill $load_pid 2>/dev/null; "$cl" start-node 2 >/dev/null 2>&1; rm -rf "$tmp"' EXIT
 

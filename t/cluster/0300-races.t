@@ -8,14 +8,7 @@
 # - one payment authorization presented twenty times at once: served once,
 #   one settlement, the payer charged once, one payment row.
 # The unique keys decide on the cluster, whichever node each host writes to.
-. "$(dirname "$0")/../lib/tap.sh"
-top=$(cd "$(dirname "$0")/../.." && pwd)
-: "${WAYMARK_TEST_URL:?run through make test-cluster}"
-. "$top/t/lib/chain.sh"
-. "$top/t/lib/x402.sh"
-. "$top/t/lib/activity.sh"
-. "$top/t/lib/cluster.sh"
-cluster_env
+. "$(dirname "$0")/../lib/cluster-test.sh"
 
 # hosts_of PATTERN FROM: the upstream hosts that answered at least two of
 # the access log's requests matching PATTERN after line FROM, sorted, one line.

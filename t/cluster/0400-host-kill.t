@@ -6,14 +6,7 @@
 # t/tools/cluster-load.mjs does as a real one would); every paid read still
 # ends 200 charged once, no publication is lost or duplicated. Host a is
 # then started again and serves its share.
-. "$(dirname "$0")/../lib/tap.sh"
-top=$(cd "$(dirname "$0")/../.." && pwd)
-: "${WAYMARK_TEST_URL:?run through make test-cluster}"
-. "$top/t/lib/chain.sh"
-. "$top/t/lib/x402.sh"
-. "$top/t/lib/activity.sh"
-. "$top/t/lib/cluster.sh"
-cluster_env
+. "$(dirname "$0")/../lib/cluster-test.sh"
 tmp=$(mktemp -d)
 trap 'kill $load_pid 2>/dev/null; "$cl" start-host a >/dev/null 2>&1; rm -rf "$tmp"' EXIT
 

@@ -7,12 +7,7 @@
 # recognition sent is indexed exactly once (one routed_boons row per event,
 # the aggregates recomputed from the rows match, t/lib/chain.sh
 # aggregate_diff), with no gap. The killed one, started again, stands by.
-. "$(dirname "$0")/../lib/tap.sh"
-top=$(cd "$(dirname "$0")/../.." && pwd)
-: "${WAYMARK_TEST_URL:?run through make test-cluster}"
-. "$top/t/lib/chain.sh"
-. "$top/t/lib/cluster.sh"
-cluster_env
+. "$(dirname "$0")/../lib/cluster-test.sh"
 tmp=$(mktemp -d)
 down=   # the host whose indexer this test killed and has not started again
 trap '[ -z "$down" ] || "$cl" start-indexer "$down" >/dev/null 2>&1; rm -rf "$tmp"' EXIT

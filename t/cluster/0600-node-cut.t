@@ -7,14 +7,7 @@
 # refused and is nowhere once the node is back; the load loses nothing
 # (t/lib/cluster.sh load_checks); healed, node 1 rejoins and holds what the
 # majority wrote without it.
-. "$(dirname "$0")/../lib/tap.sh"
-top=$(cd "$(dirname "$0")/../.." && pwd)
-: "${WAYMARK_TEST_URL:?run through make test-cluster}"
-. "$top/t/lib/chain.sh"
-. "$top/t/lib/x402.sh"
-. "$top/t/lib/activity.sh"
-. "$top/t/lib/cluster.sh"
-cluster_env
+. "$(dirname "$0")/../lib/cluster-test.sh"
 SQL_NODE=2
 tmp=$(mktemp -d)
 trap 'kill $load_pid 2>/dev/null; "$cl" heal-node 1 >/dev/null 2>&1; rm -rf "$tmp"' EXIT
