@@ -159,6 +159,11 @@ rm -rf "$tls"; mkdir -p "$tls/logs" "$tls/tmp"
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 -subj /CN=127.0.0.1 \
 	-addext subjectAltName=IP:127.0.0.1 -keyout "$tls/key.pem" -out "$tls/cert.pem" 2>/dev/null
 ok $? "a self-signed certificate for 127.0.0.1"
+# The workers read the CA file at each call, as run_user (INSTALL section
+# 11): a copy where that user can reach it, since a checkout under /root
+# (mode 700, as tools/fresh-check makes it) is not.
+ca=$(mktemp /tmp/waymark-ca.XXXXXX)
+cp "$tls/cert.pem" "$ca" && chmod 644 "$ca"
 tport=$((WAYMARK_TEST_PORT_BASE + 57))
 cat > "$tls/nginx.conf" <<CONF
 worker_processes 1;
@@ -190,10 +195,10 @@ http {
 CONF
 nginx -p "$tls" -c "$tls/nginx.conf" 2>"$tls/logs/start.log"
 ok $? "the TLS proxy starts"
-trap '[ -n "$fpid" ] && kill "$fpid" 2>/dev/null; [ -f "$tls/nginx.pid" ] && kill -QUIT "$(cat "$tls/nginx.pid")"; rm -rf "$http_tmp"; "$top/tools/stack" stop >/dev/null 2>&1' EXIT
+trap '[ -n "$fpid" ] && kill "$fpid" 2>/dev/null; [ -f "$tls/nginx.pid" ] && kill -QUIT "$(cat "$tls/nginx.pid")"; rm -rf "$http_tmp" "$ca"; "$top/tools/stack" stop >/dev/null 2>&1' EXIT
 "$top/tools/stack" stop >/dev/null 2>&1
 threads=4
-export WAYMARK_FACILITATOR_URL=https://127.0.0.1:$tport WAYMARK_TLS_CA_FILE=$tls/cert.pem
+export WAYMARK_FACILITATOR_URL=https://127.0.0.1:$tport WAYMARK_TLS_CA_FILE=$ca
 export WAYMARK_REMOTE_WORKERS=1 WAYMARK_REMOTE_THREADS=$threads
 "$top/tools/stack" start >/dev/null
 ok $? "the stack restarts with the facilitator behind the TLS proxy, one remote process of $threads threads"
