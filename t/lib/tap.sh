@@ -1,5 +1,6 @@
 # t/lib/tap.sh: TAP for the shell tests. Source it; end with done_testing.
-# Every assertion prints one line; failures add a diagnostic.
+# Every assertion prints one line; failures add a diagnostic on stderr,
+# which prove shows without -v (as Test::More does).
 tap_n=0
 tap_failed=0
 
@@ -18,7 +19,7 @@ is() { # is <got> <want> <description>
 	local got=$1 want=$2; shift 2
 	if [ "$got" = "$want" ]; then ok 0 "$@"; else
 		ok 1 "$@"
-		printf '#   got:  %s\n#   want: %s\n' "$got" "$want"
+		printf '#   got:  %s\n#   want: %s\n' "$got" "$want" >&2
 	fi
 }
 
@@ -26,7 +27,7 @@ like() { # like <got> <extended-regex> <description>
 	local got=$1 re=$2; shift 2
 	if printf '%s' "$got" | grep -Eq -- "$re"; then ok 0 "$@"; else
 		ok 1 "$@"
-		printf '#   got:  %s\n#   want match: %s\n' "$got" "$re"
+		printf '#   got:  %s\n#   want match: %s\n' "$got" "$re" >&2
 	fi
 }
 
