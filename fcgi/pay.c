@@ -1,3 +1,4 @@
+#include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 #define PAY_HEADER_MAX (24 * 1024)
 
 #define EXPIRY_MARGIN 60   /* seconds past validBefore before an unused authorization is dead */
+#define HELD_RETRY_S 5     /* the longest Retry-After for a payment held by another request */
 #define OUTCOME_UNKNOWN "The payment's outcome is not known yet (the facilitator did not " \
 	"answer); nothing was served or published. Send the identical request with the same " \
 	"payment (PAYMENT-SIGNATURE, or Authorization: Payment) again later: it is served once " \
@@ -100,6 +102,29 @@ log_unavailable(const struct req *r, const char *what)
 }
 
 /*
+ * What the chain says of m's authorization; on USED, m->tx holds the
+ * transfer's transaction (m->has_tx), which PE_CHAIN_USED records and the
+ * receipt names.
+ */
+static enum x402_auth_state
+chain_state(const struct gate *g, struct paystate *m)
+{
+	enum x402_auth_state st = x402_authorization_state(g->cfg, m->p, m->tx);
+
+	m->has_tx = st == X402_AUTH_USED;
+	return st;
+}
+
+/* Record that the chain showed m's transfer (PE_CHAIN_USED, with its transaction). */
+static enum paystate_rc
+chain_used(struct req *r, struct paystate *m)
+{
+	if (m->has_tx)
+		hex_encode(m->tx, 32, r->pay.tx);
+	return paystate_apply(m, PE_CHAIN_USED, m->has_tx ? m->tx : NULL, NULL);
+}
+
+/*
  * A ledger write that did not happen: the request fails closed. Before any
  * charge nothing was served or charged; after the charge nothing is served
  * either, and the identical request later finds the outcome on chain.
@@ -165,9 +190,9 @@ resolve_unknown(const struct gate *g, struct req *r, struct resp *w,
 {
 	uint64_t now = (uint64_t)time(NULL);
 
-	switch (x402_authorization_state(g->cfg, m->p)) {
+	switch (chain_state(g, m)) {
 	case X402_AUTH_USED:
-		if (paystate_apply(m, PE_CHAIN_USED, NULL, NULL) != PAYSTATE_OK)
+		if (chain_used(r, m) != PAYSTATE_OK)
 			return unrecorded(r, w, true);
 		*charged = true;
 		return serve_settled(r, w, rl, m);
@@ -219,6 +244,16 @@ known_payment(const struct gate *g, struct req *r, struct resp *w,
 		break;
 	case PAYSTATE_REFUSED:
 		return challenge(w, rl, refusal, msg);
+	case PAYSTATE_HELD: {
+		/* Its holder answers within moments, or it counts as abandoned
+		 * after held_s and the identical request may claim it. */
+		char after[24];
+
+		snprintf(after, sizeof(after), "%" PRIu64, m->held_s < HELD_RETRY_S ? m->held_s : HELD_RETRY_S);
+		buf_reset(&w->headers);
+		resp_header(w, "Retry-After", after);
+		return resp_fail(w, ERR_PAYMENT_IN_PROGRESS, NULL, NULL);
+	}
 	default:
 		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
 	}
@@ -264,13 +299,13 @@ settle(const struct gate *g, struct req *r, struct resp *w, const struct rails *
 		payment_response(w, rl, m->p, true, have_tx ? tx : "", NULL);
 		break;
 	case FAC_REFUSED:
-		if (retried && x402_authorization_state(g->cfg, m->p) == X402_AUTH_USED) {
-			if (paystate_apply(m, PE_CHAIN_USED, NULL, NULL) != PAYSTATE_OK) {
+		if (retried && chain_state(g, m) == X402_AUTH_USED) {
+			if (chain_used(r, m) != PAYSTATE_OK) {
 				e = unrecorded(r, w, true);
 				break;
 			}
 			*charged = true;
-			payment_response(w, rl, m->p, true, "", NULL);
+			payment_response(w, rl, m->p, true, r->pay.tx, NULL);
 			break;
 		}
 		if (paystate_apply(m, PE_SETTLE_REFUSED, NULL, fr.reason) != PAYSTATE_OK) {
@@ -294,13 +329,13 @@ settle(const struct gate *g, struct req *r, struct resp *w, const struct rails *
 			e = unrecorded(r, w, true);
 			break;
 		}
-		if (x402_authorization_state(g->cfg, m->p) == X402_AUTH_USED) {
-			if (paystate_apply(m, PE_CHAIN_USED, NULL, NULL) != PAYSTATE_OK) {
+		if (chain_state(g, m) == X402_AUTH_USED) {
+			if (chain_used(r, m) != PAYSTATE_OK) {
 				e = unrecorded(r, w, true);
 				break;
 			}
 			*charged = true;
-			payment_response(w, rl, m->p, true, "", NULL);
+			payment_response(w, rl, m->p, true, r->pay.tx, NULL);
 			break;
 		}
 		buf_reset(&w->headers);
@@ -433,8 +468,8 @@ pay_serve(const struct gate *g, struct req *r, struct resp *w, struct rails *rl)
 		if (m.state == PS_RECLAIMED) {
 			/* Perhaps refused because the earlier settlement just landed:
 			 * the outcome stays the chain's to tell. */
-			if (x402_authorization_state(g->cfg, &p) == X402_AUTH_USED) {
-				if (paystate_apply(&m, PE_CHAIN_USED, NULL, NULL) != PAYSTATE_OK) {
+			if (chain_state(g, &m) == X402_AUTH_USED) {
+				if (chain_used(r, &m) != PAYSTATE_OK) {
 					e = unrecorded(r, w, true);
 					goto out;
 				}

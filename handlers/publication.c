@@ -489,6 +489,7 @@ resolve_unknown_payments(struct db *db, const struct config *cfg, unsigned min_a
 		return rc;
 	while (res && (row = mysql_fetch_row(res)) != NULL) {
 		struct x402_payment pay = { 0 };
+		uint8_t tx[32];
 
 		len = mysql_fetch_lengths(res);
 		if (!row[0] || !row[1] || !row[2] || !row[3] || len[0] != ADDR_LEN || len[1] != 32 ||
@@ -498,9 +499,9 @@ resolve_unknown_payments(struct db *db, const struct config *cfg, unsigned min_a
 		memcpy(pay.nonce, row[1], 32);
 		memcpy(pay.to.b, row[2], ADDR_LEN);
 		memcpy(pay.value, row[3], len[3]);
-		switch (x402_authorization_state(cfg, &pay)) {
+		switch (x402_authorization_state(cfg, &pay, tx)) {
 		case X402_AUTH_USED:
-			ledger_mark(db, &pay, LEDGER_SETTLED, NULL, NULL);
+			ledger_mark(db, &pay, LEDGER_SETTLED, tx, NULL);
 			break;
 		case X402_AUTH_VOID:
 			ledger_mark(db, &pay, LEDGER_FAILED, NULL, "authorization_void");

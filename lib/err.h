@@ -64,6 +64,7 @@ enum err {
 	ERR_DATABASE_UNAVAILABLE,   /* 503 */
 	ERR_DATABASE_NOT_PRIMARY,   /* 503 the Galera nodes this host reaches left the primary component */
 	ERR_PAYMENT_UNAVAILABLE,    /* 503 the facilitator is unreachable or failing */
+	ERR_PAYMENT_IN_PROGRESS,    /* 503 the identical payment is held by a request in progress */
 	ERR_SIGNATURE_UNAVAILABLE,  /* 503 a contract-wallet signature needs the RPC, which cannot answer */
 	ERR_CHAIN_UNAVAILABLE,      /* 503 evidence needs the chain RPC, which cannot answer */
 	ERR_PRIVATE_TIPS_UNAVAILABLE, /* 503 private tips are not configured here */

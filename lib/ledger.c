@@ -53,10 +53,14 @@ out:
 
 enum lookup_state { SETTLED, UNKNOWN };
 
-/* p's row bound to rq and endpoint_id in state st. */
+/*
+ * p's row bound to rq and endpoint_id in state st; for UNKNOWN, a row
+ * reserved less than payment_abandoned_s ago is LEDGER_HELD, with the
+ * seconds it has left in *held_s.
+ */
 static enum ledger_rc
 lookup(struct db *db, const struct x402_payment *p, const struct x402_requirements *rq,
-    const char *endpoint_id, enum lookup_state st, uint8_t tx[32], bool *has_tx)
+    const char *endpoint_id, enum lookup_state st, uint8_t tx[32], bool *has_tx, uint64_t *held_s)
 {
 	size_t cap = 2 * strlen(rq->url) + 1024;
 	char *buf = malloc(cap);
@@ -70,14 +74,16 @@ lookup(struct db *db, const struct x402_payment *p, const struct x402_requiremen
 		goto out;
 	sql_on(&q, buf, cap);
 	/* Only the identical payment (the same signature bytes) is served from its row. */
-	sql_add(&q, "SELECT tx_hash FROM x402_payments WHERE payer = ? AND auth_nonce = ? AND sig_digest = ? AND ",
+	/* The seconds a reserved row has left: payment_abandoned_s less its age (0 when not held). */
+	sql_add(&q, "SELECT tx_hash, IF(status = 'reserved' AND updated_at >= UTC_TIMESTAMP(6) - "
+	    "INTERVAL ? SECOND, GREATEST(1, ? - TIMESTAMPDIFF(SECOND, updated_at, UTC_TIMESTAMP(6))), 0) "
+	    "FROM x402_payments WHERE payer = ? AND auth_nonce = ? AND sig_digest = ? AND ",
+	    SQL_U64(db->cfg->payment_abandoned_s), SQL_U64(db->cfg->payment_abandoned_s),
 	    SQL_BYTES(p->from.b, ADDR_LEN), SQL_BYTES(p->nonce, 32), SQL_BYTES(p->sig_digest, 32));
 	if (st == SETTLED)
 		sql_add(&q, "status = 'settled'");
 	else
-		sql_add(&q, "((status = 'failed' AND reason = 'settle_unknown') OR "
-		    "(status = 'reserved' AND updated_at < UTC_TIMESTAMP(6) - INTERVAL ? SECOND))",
-		    SQL_U64(db->cfg->payment_abandoned_s));
+		sql_add(&q, "((status = 'failed' AND reason = 'settle_unknown') OR status = 'reserved')");
 	sql_add(&q, " AND resource_url = ? AND amount = ? AND pay_to = ? AND endpoint_id = ?",
 	    SQL_TEXT(rq->url), SQL_DEC(rq->amount), SQL_BYTES(rq->pay_to.b, ADDR_LEN), SQL_TEXT(endpoint_id));
 	if (db_query(db, &q, &res) != DB_OK)
@@ -91,6 +97,15 @@ lookup(struct db *db, const struct x402_payment *p, const struct x402_requiremen
 			memcpy(tx, row[0], 32);
 			*has_tx = true;
 		}
+		if (held_s && row[1]) {
+			char *end;
+			unsigned long long left = strtoull(row[1], &end, 10);
+
+			if (*end == '\0' && left > 0) {
+				*held_s = left;
+				rc = LEDGER_HELD;
+			}
+		}
 	}
 out:
 	if (res)
@@ -103,17 +118,18 @@ enum ledger_rc
 ledger_settled_here(struct db *db, const struct x402_payment *p, const struct x402_requirements *rq,
     const char *endpoint_id, uint8_t tx[32], bool *has_tx)
 {
-	return lookup(db, p, rq, endpoint_id, SETTLED, tx, has_tx);
+	return lookup(db, p, rq, endpoint_id, SETTLED, tx, has_tx, NULL);
 }
 
 enum ledger_rc
 ledger_unknown_here(struct db *db, const struct x402_payment *p, const struct x402_requirements *rq,
-    const char *endpoint_id)
+    const char *endpoint_id, uint64_t *held_s)
 {
 	uint8_t tx[32];
 	bool has_tx;
 
-	return lookup(db, p, rq, endpoint_id, UNKNOWN, tx, &has_tx);
+	*held_s = 0;
+	return lookup(db, p, rq, endpoint_id, UNKNOWN, tx, &has_tx, held_s);
 }
 
 int

@@ -22,6 +22,7 @@ enum ledger_rc {
 	LEDGER_OK = 0,
 	LEDGER_USED,         /* the pair is already recorded (and not released for this URL) */
 	LEDGER_UNAVAILABLE,  /* the database failed */
+	LEDGER_HELD,         /* reserved by the identical payment's request, still in progress */
 };
 
 enum ledger_status {
@@ -53,10 +54,13 @@ enum ledger_rc ledger_settled_here(struct db *db, const struct x402_payment *p,
  * settle_unknown), or the request holding it stopped between reservation
  * and settlement (reserved for more than payment_abandoned_s seconds, by
  * the database's clock). The caller asks the chain
- * (x402_authorization_state). LEDGER_USED otherwise.
+ * (x402_authorization_state). LEDGER_HELD when the row is reserved more
+ * recently than that: a request with this identical payment is being
+ * served (or died too recently to tell); *held_s is how many seconds are
+ * left before it counts as abandoned. LEDGER_USED otherwise.
  */
 enum ledger_rc ledger_unknown_here(struct db *db, const struct x402_payment *p,
-    const struct x402_requirements *rq, const char *endpoint_id);
+    const struct x402_requirements *rq, const char *endpoint_id, uint64_t *held_s);
 
 /*
  * Claim p's row of unknown outcome for one new settlement attempt (it goes

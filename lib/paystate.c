@@ -181,9 +181,11 @@ paystate_find(struct paystate *m, bool resumable)
 		if (rc != LEDGER_USED)
 			return PAYSTATE_UNRECORDED;
 	}
-	rc = ledger_unknown_here(m->db, m->p, m->rq, m->endpoint_id);
+	rc = ledger_unknown_here(m->db, m->p, m->rq, m->endpoint_id, &m->held_s);
 	if (rc == LEDGER_OK)
 		return paystate_apply(m, PE_FOUND_UNKNOWN, NULL, NULL);
+	if (rc == LEDGER_HELD)
+		return PAYSTATE_HELD;
 	return rc == LEDGER_USED ? PAYSTATE_REFUSED : PAYSTATE_UNRECORDED;
 }
 
@@ -226,12 +228,13 @@ paystate_reconcile(struct db *db, const struct config *cfg, uint64_t min_age_s, 
 	for (size_t i = 0; i < n; i++) {
 		struct paystate m;
 		enum paystate_rc rc = PAYSTATE_OK;
+		uint8_t tx[32];
 
 		paystate_init(&m, db, &rows[i], NULL, NULL);
 		m.state = PS_SETTLE_UNKNOWN;   /* what the row means, as ledger_unknown_here reads it */
-		switch (x402_authorization_state(cfg, &rows[i])) {
+		switch (x402_authorization_state(cfg, &rows[i], tx)) {
 		case X402_AUTH_USED:
-			if ((rc = paystate_apply(&m, PE_CHAIN_USED, NULL, NULL)) == PAYSTATE_OK)
+			if ((rc = paystate_apply(&m, PE_CHAIN_USED, tx, NULL)) == PAYSTATE_OK)
 				(*settled)++;
 			break;
 		case X402_AUTH_VOID:

@@ -67,6 +67,7 @@ enum paystate_rc {
 	PAYSTATE_REFUSED,      /* the ledger said no: the pair is used, or another request claimed it */
 	PAYSTATE_UNRECORDED,   /* the row could not be written or read: fail closed */
 	PAYSTATE_INVALID,      /* no such transition from this state (a bug): fail closed */
+	PAYSTATE_HELD,         /* paystate_find: a request with the identical payment holds it */
 };
 
 struct paystate {
@@ -75,8 +76,10 @@ struct paystate {
 	const struct x402_payment *p;
 	const struct x402_requirements *rq;
 	const char *endpoint_id;     /* the dispatch row the payment is for */
-	bool has_tx;                 /* RESUMABLE: tx is the settlement transaction */
+	bool has_tx;                 /* RESUMABLE, or the chain showed it USED: tx is the
+	                              * settlement transaction */
 	uint8_t tx[32];
+	uint64_t held_s;             /* PAYSTATE_HELD: seconds before the hold counts as abandoned */
 };
 
 /* A payment in state NEW. */
@@ -96,9 +99,12 @@ enum paystate_rc paystate_apply(struct paystate *m, enum pay_event ev, const uin
  * Where an existing row of this payment stands for this resource (a NEW
  * payment whose reservation was refused, or an expired one): settled here
  * (only when resumable, i.e. the row may be shown again) moves to
- * RESUMABLE, an unknown outcome to SETTLE_UNKNOWN; PAYSTATE_REFUSED when
- * neither (it was used otherwise), PAYSTATE_UNRECORDED when the database
- * failed.
+ * RESUMABLE, an unknown outcome to SETTLE_UNKNOWN; PAYSTATE_HELD when
+ * the identical payment is reserved by a request still in progress (or one
+ * that died less than payment_abandoned_s ago; m->held_s tells how long
+ * until it may be claimed), PAYSTATE_REFUSED when none of these (it was
+ * used otherwise), PAYSTATE_UNRECORDED when the database failed. The state
+ * stays NEW unless PAYSTATE_OK.
  */
 enum paystate_rc paystate_find(struct paystate *m, bool resumable);
 

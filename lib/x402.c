@@ -475,7 +475,7 @@ x402_auth_logs(json_object *logs, char tx[67])
 }
 
 enum x402_auth_state
-x402_authorization_state(const struct config *cfg, const struct x402_payment *p)
+x402_authorization_state(const struct config *cfg, const struct x402_payment *p, uint8_t tx_out[32])
 {
 	static const char used_topic[] =
 	    "0x98de503528ee59b575ef0c0a2576a82497bfc029a5685b209e9ec333479b10a5";
@@ -517,5 +517,8 @@ x402_authorization_state(const struct config *cfg, const struct x402_payment *p)
 		return X402_AUTH_VOID;      /* the payer canceled it: it never pays */
 	if (t == 1 && (t = transfer_in(node, &cfg->usdc_address, tx, p)) >= 0)
 		st = t ? X402_AUTH_USED : X402_AUTH_VOID;
+	/* x402_auth_logs wrote 0x and 64 hex digits. */
+	if (st == X402_AUTH_USED && tx_out && hex_decode_fixed(tx, 66, tx_out, 32, true) < 0)
+		st = X402_AUTH_UNKNOWN;
 	return st;
 }

@@ -145,8 +145,10 @@ int x402_receipt_transfer(json_object *rcpt, const struct addr *token, const str
  * when used, the AuthorizationUsed(from, nonce) or AuthorizationCanceled
  * (VOID) log of the last X402_AUTH_LOOKBACK blocks and, in the used
  * transaction, the token's Transfer(from, to, value) decide between USED
- * and VOID.
+ * and VOID. On USED, tx (32 bytes; may be NULL) holds that transaction,
+ * so a settlement known only from the chain still names its transfer.
  */
-enum x402_auth_state x402_authorization_state(const struct config *cfg, const struct x402_payment *p);
+enum x402_auth_state x402_authorization_state(const struct config *cfg, const struct x402_payment *p,
+    uint8_t tx[32]);
 
 #endif

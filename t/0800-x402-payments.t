@@ -214,10 +214,22 @@ is "$(balance $PAYER),$(balance $PAYTO)" "970000,30000" "settlement unreachable:
 # waits in the pool: the service gets no answer within its timeout, asks the
 # chain (nothing yet) and answers 503 outcome unknown; the block is mined; the
 # identical request then finds the transfer on chain and is served, with
-# exactly one transfer and no second settlement.
+# exactly one transfer and no second settlement. While the first request
+# still waits, the identical payment is held by it: 503 payment_in_progress.
 stop_facilitator; facilitator_start
 rpc evm_setAutomine '[false]' >/dev/null
-res=$(node "$tools/pay.mjs" --key $KEY1 --url "$URL$REC1?limit=3" --signature-out "$http_tmp/sig3")
+rm -f "$http_tmp/sig3"
+node "$tools/pay.mjs" --key $KEY1 --url "$URL$REC1?limit=3" --signature-out "$http_tmp/sig3" > "$http_tmp/res3" &
+first=$!
+holding() { [ -s "$http_tmp/sig3" ] && [ "$(sql "SELECT status FROM x402_payments WHERE resource_url LIKE '%limit=3'")" = reserved ]; }
+n=0; until holding || [ $n -ge 300 ]; do n=$((n + 1)); sleep 0.02; done
+req GET "$REC1?limit=3" -H "PAYMENT-SIGNATURE: $(cat "$http_tmp/sig3")"
+is "$status,$(jqr .error)" "503,payment_in_progress" \
+	"the identical payment while its first request holds it: 503 payment_in_progress"
+like "$(header retry-after)" '^[1-5]$' "  with Retry-After of at most 5 seconds"
+like "$(jqr .message)" 'identical request again after Retry-After' "  which says to send the identical request again"
+wait $first
+res=$(cat "$http_tmp/res3")
 rpc evm_mine '[]' >/dev/null
 rpc evm_setAutomine '[true]' >/dev/null
 is "$(jq -r .status <<<"$res"),$(jq -r .body.error <<<"$res")" "503,payment_unavailable" \
@@ -235,6 +247,11 @@ is "$status,$(jqr .error)" "402,payment_already_used" "the same (payer, nonce) u
 req GET "$REC1?limit=3" -H "PAYMENT-SIGNATURE: $(cat "$http_tmp/sig3")"
 is "$status" 200 "the identical request: 200, served from the chain's answer"
 is "$(b64d "$(header payment-response)" | jq -r .success)" true "  with PAYMENT-RESPONSE success"
+tx3=$(b64d "$(header payment-response)" | jq -r .transaction)
+is "$(rpc eth_getTransactionReceipt "[\"$tx3\"]" | jq -r '.status')" 0x1 \
+	"  naming the transaction the chain shows for the transfer ($tx3)"
+is "$(sql "SELECT LOWER(HEX(tx_hash)) FROM x402_payments WHERE resource_url LIKE '%limit=3'")" "${tx3#0x}" \
+	"  which the ledger row records"
 is "$(jq -r '.routedBoons | length' <<<"$body")" 3 "  and the paid body (limit 3)"
 is "$(balance $PAYER),$(balance $PAYTO)" "960000,40000" "  exactly one transfer: no second settlement"
 is "$(sql "SELECT status FROM x402_payments WHERE resource_url LIKE '%limit=3'")" settled "  the ledger row is settled"
@@ -252,8 +269,8 @@ is "$(sql "SELECT CONCAT(status, ' ', reason) FROM x402_payments WHERE resource_
 rec=$("$WAYMARK_BUILD/waymark" -c "$WAYMARK_VAR/waymark.conf" payments-reconcile 0)
 ok $? "waymark payments-reconcile runs"
 like "$rec" '^payments: [1-9][0-9]* settled from the chain' "  and settles from the chain ($rec)"
-is "$(sql "SELECT status FROM x402_payments WHERE resource_url LIKE '%limit=4'")" settled \
-	"  the stranded row is settled"
+is "$(sql "SELECT status, LENGTH(tx_hash) FROM x402_payments WHERE resource_url LIKE '%limit=4'")" "$(printf 'settled\t32')" \
+	"  the stranded row is settled, with the transaction found on chain"
 is "$(balance $PAYER),$(balance $PAYTO)" "950000,50000" "  one transfer for it, as the chain says"
 rec=$("$WAYMARK_BUILD/waymark" -c "$WAYMARK_VAR/waymark.conf" payments-reconcile 0)
 like "$rec" '^payments: 0 settled from the chain' "a second run finds nothing more to settle ($rec)"

@@ -48,6 +48,8 @@ before=$(balance "$(addr_of "$RP")")
 race_pay --url "$URL" --key "$RP" --path /api/v1/x402/routes
 is "$(jq -r '[.won, (.transactions | length)] | join(",")' <<<"$race")" "1,1" \
 	"one payment authorization presented twenty times at once: served once, one settlement ($(jq -c .statuses <<<"$race"))"
+is "$(jq -r '[.statuses | keys[] | select(. != "200" and . != "402" and . != "503")] | length' <<<"$race")" 0 \
+	"  the others are refused: 402 used, or 503 while the first holds it"
 is "$(( before - $(balance "$(addr_of "$RP")") ))" "$(jq -r .amount <<<"$race")" "  charged once"
 is "$(sql "SELECT COUNT(*), MIN(status) FROM x402_payments WHERE payer = UNHEX('$(jq -r '.payer[2:]' <<<"$race")')")" \
 	"$(printf '1\tsettled')" "  one payment row, settled"

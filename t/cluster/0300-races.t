@@ -38,7 +38,9 @@ from=$(wc -l < "$CLUSTER_ACCESS_LOG")
 race_pay --url "$URL" --key "$RP" --path /api/v1/x402/routes
 is "$(jq -r '[.won, (.transactions | length)] | join(",")' <<<"$race")" "1,1" \
 	"one payment authorization presented twenty times at once: served once, one settlement ($(jq -c .statuses <<<"$race"))"
-is "$(hosts_of ' (200|402) "GET /api/v1/x402/routes' "$from")" "$both" "  both hosts answered the race"
+is "$(jq -r '[.statuses | keys[] | select(. != "200" and . != "402" and . != "503")] | length' <<<"$race")" 0 \
+	"  the others are refused: 402 used, or 503 while the first holds it"
+is "$(hosts_of ' (200|402|503) "GET /api/v1/x402/routes' "$from")" "$both" "  both hosts answered the race"
 is "$(( before - $(balance "$(addr_of "$RP")") ))" "$(jq -r .amount <<<"$race")" "  the payer is charged once"
 is "$(sql "SELECT COUNT(*), MIN(status) FROM x402_payments WHERE payer = UNHEX('$(jq -r '.payer[2:]' <<<"$race")')")" \
 	"$(printf '1\tsettled')" "  one payment row, settled"

@@ -61,7 +61,8 @@ load_checks() {
 	pr=$(jq .paid.requests <<<"$summary"); pok=$(jq .paid.ok <<<"$summary")
 	ok "$([ "$pr" -gt 0 ] && [ "$pok" = "$pr" ]; echo $?)" \
 		"paid reads: all $pr answered 200 with a settlement ($(jq -c .paid.byStatus <<<"$summary"), $(jq .paid.retried <<<"$summary") retries)"
-	[ "$pok" = "$pr" ] || jq -c '.paid.reads[] | select(.status != 200)' <<<"$summary" | head -n 5 | sed 's/^/#   /'
+	[ "$pok" = "$pr" ] || jq -c '.paid.reads[] | select(.status != 200 or .tx == null)' <<<"$summary" | head -n 5 |
+		sed 's/^/#   /' >&2
 	is "$(jq '[.paid.reads[].tx | select(.)] | (length - (unique | length))' <<<"$summary")" 0 \
 		"  each paid read has a settlement of its own"
 	is "$(jq '[.chain.receipts[] | select(.status != "0x1" or .transfers != 1)] | length' <<<"$summary"),$(jq '.chain.receipts | length' <<<"$summary")" \

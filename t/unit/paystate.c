@@ -207,6 +207,38 @@ lookups(void)
 	paystate_init(&again, &db, &p, &rq, "test.paystate");
 	ok(paystate_find(&again, false) == PAYSTATE_REFUSED && again.state == PS_NEW,
 	    "on another row: used");
+
+	/* Reserved by a request still in progress: held, then abandoned. */
+	fresh(&m, &p);
+	ok(drive(&m, to_reserved), "a payment reserved by a request in progress");
+	paystate_init(&again, &db, &p, &rq, "test.paystate");
+	ok(paystate_find(&again, false) == PAYSTATE_HELD && again.state == PS_NEW &&
+	    again.held_s >= 1 && again.held_s <= cfg.payment_abandoned_s,
+	    "the identical payment meanwhile: HELD, still NEW, for at most payment_abandoned_s");
+	{
+		char b[300];
+		struct sql q = SQL_ON(b);
+
+		sql_add(&q, "UPDATE x402_payments SET updated_at = updated_at - INTERVAL ? SECOND WHERE "
+		    "payer = ? AND auth_nonce = ?", SQL_U64(cfg.payment_abandoned_s + 1),
+		    SQL_BYTES(p.from.b, 20), SQL_BYTES(p.nonce, 32));
+		ok(db_exec(&db, &q) == DB_OK, "  its request stops: the reservation ages past payment_abandoned_s");
+	}
+	paystate_init(&again, &db, &p, &rq, "test.paystate");
+	ok(paystate_find(&again, false) == PAYSTATE_OK && again.state == PS_SETTLE_UNKNOWN,
+	    "  then it counts as abandoned: SETTLE_UNKNOWN, the chain decides");
+	{
+		struct x402_payment other = p;
+
+		memset(other.sig_digest, 0x5a, sizeof(other.sig_digest));
+		fresh(&m, &p);
+		other.from = p.from;
+		memcpy(other.nonce, p.nonce, 32);
+		ok(drive(&m, to_reserved), "another payment reserved");
+		paystate_init(&again, &db, &other, &rq, "test.paystate");
+		ok(paystate_find(&again, false) == PAYSTATE_REFUSED,
+		    "  the same (payer, nonce) under another signature is not held for it: used");
+	}
 }
 
 int
