@@ -102,6 +102,26 @@ log_unavailable(const struct req *r, const char *what)
 }
 
 /*
+ * Record a settlement (PE_SETTLED, PE_CHAIN_USED): once the USDC moved,
+ * the row must say so. The write is idempotent (the same row, status and
+ * transaction), so when it fails, perhaps after it committed on a node
+ * that then died, it is made once more, on a new connection (the next
+ * node, lib/db.h), before the request gives up as unrecorded.
+ */
+static enum paystate_rc
+record_settled(struct paystate *m, enum pay_event ev, const uint8_t *tx)
+{
+	enum paystate_rc rc = paystate_apply(m, ev, tx, NULL);
+
+	if (rc == PAYSTATE_UNRECORDED) {
+		fprintf(stderr, "waymark: payment ledger: the settlement's write failed (%s); "
+		    "writing it once more\n", paystate_event_name(ev));
+		rc = paystate_apply(m, ev, tx, NULL);
+	}
+	return rc;
+}
+
+/*
  * What the chain says of m's authorization; on USED, m->tx holds the
  * transfer's transaction (m->has_tx), which PE_CHAIN_USED records and the
  * receipt names.
@@ -121,7 +141,7 @@ chain_used(struct req *r, struct paystate *m)
 {
 	if (m->has_tx)
 		hex_encode(m->tx, 32, r->pay.tx);
-	return paystate_apply(m, PE_CHAIN_USED, m->has_tx ? m->tx : NULL, NULL);
+	return record_settled(m, PE_CHAIN_USED, m->has_tx ? m->tx : NULL);
 }
 
 /*
@@ -216,7 +236,8 @@ resolve_unknown(const struct gate *g, struct req *r, struct resp *w,
 			*retry = true;
 			return ERR_NONE;
 		case PAYSTATE_REFUSED:
-			return resp_fail(w, ERR_PAYMENT_UNAVAILABLE, NULL, "This payment is being settled "
+			resp_header(w, "Retry-After", "1");
+			return resp_fail(w, ERR_PAYMENT_IN_PROGRESS, NULL, "This payment is being settled "
 			    "by another request; send the identical request again in a moment.");
 		default:
 			return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
@@ -291,7 +312,7 @@ settle(const struct gate *g, struct req *r, struct resp *w, const struct rails *
 			have_tx = true;
 			snprintf(r->pay.tx, sizeof(r->pay.tx), "%s", tx);
 		}
-		if (paystate_apply(m, PE_SETTLED, have_tx ? txb : NULL, NULL) != PAYSTATE_OK) {
+		if (record_settled(m, PE_SETTLED, have_tx ? txb : NULL) != PAYSTATE_OK) {
 			e = unrecorded(r, w, true);
 			break;
 		}

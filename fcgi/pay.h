@@ -43,6 +43,13 @@
  *     chain decides (x402_authorization_state): used, served as settled
  *     earlier; unused and valid, verified and settled now; unused and
  *     expired, refused with nothing charged; unreachable, 503 again.
+ *
+ * On every paid row: a settlement known only from the chain records and
+ * names the transaction of the token's AuthorizationUsed log; the
+ * identical payment presented while another request holds its
+ * reservation (reserved less than payment_abandoned_s ago) gets 503
+ * payment_in_progress with Retry-After, nothing written; a settlement's
+ * ledger write that fails is made once more before the request gives up.
  */
 #ifndef WAYMARK_PAY_H
 #define WAYMARK_PAY_H

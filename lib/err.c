@@ -63,8 +63,8 @@ static const struct err_info errors[ERR__MAX] = {
 	[ERR_PAYMENT_UNAVAILABLE] = { 503, "payment_unavailable", "Payments cannot be processed right now; nothing was charged. Try again shortly." },
 	[ERR_PAYMENT_IN_PROGRESS] = { 503, "payment_in_progress", "This very payment is held by another "
 	    "request that is still being served, or that stopped too recently to tell; nothing more was "
-	    "charged. Send the identical request again after Retry-After seconds; do not sign a "
-	    "replacement payment." },
+	    "charged. Send the identical request again after Retry-After seconds: it then gets this "
+	    "payment's outcome." },
 	[ERR_PRIVATE_TIPS_UNAVAILABLE] = { 503, "private_tips_unavailable", "Private tips are not available on this service right now." },
 	[ERR_CHAIN_UNAVAILABLE] = { 503, "chain_unavailable", "The chain cannot be reached to verify this evidence right now; nothing was stored. Try again shortly." },
 	[ERR_SIGNATURE_UNAVAILABLE] = { 503, "signature_check_unavailable", "This signature can only be checked through the chain (a contract wallet), and the chain cannot be reached right now; nothing was published or charged. Try again shortly." },

@@ -274,4 +274,58 @@ is "$(sql "SELECT status, LENGTH(tx_hash) FROM x402_payments WHERE resource_url 
 is "$(balance $PAYER),$(balance $PAYTO)" "950000,50000" "  one transfer for it, as the chain says"
 rec=$("$WAYMARK_BUILD/waymark" -c "$WAYMARK_VAR/waymark.conf" payments-reconcile 0)
 like "$rec" '^payments: 0 settled from the chain' "a second run finds nothing more to settle ($rec)"
+
+# ---- the settlement's ledger write fails (as on a database node that died
+# with it, its commit unknown). Once: it is written once more and the read is
+# served with its transaction. Twice: 503 outcome unknown, the row still
+# reserved; the identical request is held (503 payment_in_progress) until the
+# reservation counts as abandoned, then served from the chain's answer, with
+# the transaction; charged once either way. A MyISAM counter, which the
+# refused statement's rollback leaves alone, lets the trigger refuse N times.
+settle_write_fails() {
+	mariadb --defaults-file="$WAYMARK_VAR/my.cnf" -uroot waymark <<SQL
+CREATE TABLE IF NOT EXISTS t_settle_fault (id INT PRIMARY KEY, n INT NOT NULL) ENGINE=MyISAM;
+REPLACE INTO t_settle_fault VALUES (1, $1);
+DROP TRIGGER IF EXISTS fail_settle;
+DELIMITER //
+CREATE TRIGGER fail_settle BEFORE UPDATE ON x402_payments FOR EACH ROW
+	IF NEW.status = 'settled' AND (SELECT n FROM t_settle_fault WHERE id = 1) > 0 THEN
+		UPDATE t_settle_fault SET n = n - 1 WHERE id = 1;
+		SIGNAL SQLSTATE '45000' SET MESSAGE_TEXT = 'test: settled write refused';
+	END IF//
+DELIMITER ;
+SQL
+}
+paid=$(( $(balance $PAYER) ))
+settle_write_fails 1
+ok $? "the next move of a payment to settled will be refused once"
+res=$(node "$tools/pay.mjs" --key $KEY1 --url "$URL$REC1?limit=5")
+tx5=$(jq -r .paymentResponse.transaction <<<"$res")
+is "$(jq -r .status <<<"$res"),$(jq -r '.body | has("routedBoons")' <<<"$res")" "200,true" \
+	"the settled write failed once: written again, the read is served"
+is "$(sql "SELECT CONCAT(status, ' ', LOWER(HEX(tx_hash))), (SELECT n FROM t_settle_fault) FROM x402_payments WHERE resource_url LIKE '%limit=5'")" \
+	"$(printf 'settled %s\t0' "${tx5#0x}")" "  the row is settled with its transaction, after one refusal"
+is "$(( paid - $(balance $PAYER) ))" 10000 "  charged once"
+ok $(grep -q 'settlement.s write failed (settled); writing it once more' "$WAYMARK_VAR"/log/*.log && echo 0 || echo 1) \
+	"  the worker logged the second write"
+
+paid=$(balance $PAYER)
+settle_write_fails 2
+res=$(node "$tools/pay.mjs" --key $KEY1 --url "$URL$REC1?limit=6" --signature-out "$http_tmp/sig6")
+is "$(jq -r .status <<<"$res"),$(jq -r .body.error <<<"$res")" "503,payment_unavailable" \
+	"both settled writes failed: 503, outcome unknown"
+ok $(jq -e '.body | has("routedBoons")' <<<"$res" >/dev/null && echo 1 || echo 0) "  nothing was served"
+is "$(( paid - $(balance $PAYER) )),$(sql "SELECT status FROM x402_payments WHERE resource_url LIKE '%limit=6'")" \
+	"10000,reserved" "  the transfer happened; the row stays reserved"
+sql "DROP TRIGGER fail_settle; DROP TABLE t_settle_fault"
+req GET "$REC1?limit=6" -H "PAYMENT-SIGNATURE: $(cat "$http_tmp/sig6")"
+is "$status,$(jqr .error)" "503,payment_in_progress" "the identical request: held, 503 payment_in_progress"
+sql "UPDATE x402_payments SET updated_at = updated_at - INTERVAL 1 DAY WHERE resource_url LIKE '%limit=6'"
+req GET "$REC1?limit=6" -H "PAYMENT-SIGNATURE: $(cat "$http_tmp/sig6")"
+tx6=$(b64d "$(header payment-response)" | jq -r .transaction)
+is "$status,$(jq -r 'has("routedBoons")' <<<"$body")" "200,true" \
+	"once the reservation counts as abandoned: served from the chain's answer"
+is "$(rpc eth_getTransactionReceipt "[\"$tx6\"]" | jq -r .status),$(sql "SELECT CONCAT(status, ' ', LOWER(HEX(tx_hash))) FROM x402_payments WHERE resource_url LIKE '%limit=6'")" \
+	"0x1,settled ${tx6#0x}" "  naming the transfer's transaction, which the row records"
+is "$(( paid - $(balance $PAYER) ))" 10000 "  charged once"
 done_testing
