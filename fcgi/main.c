@@ -42,6 +42,7 @@
 #include <fcgiapp.h>
 
 #include "admit.h"
+#include "cabundle.h"
 #include "config.h"
 #include "db.h"
 #include "facilitator.h"
@@ -432,6 +433,11 @@ main(int argc, char **argv)
 		fprintf(stderr, "waymark-fcgi: initialisation failed\n");
 		return 1;
 	}
+	/* Read while still root: run_user need not be able to read it (lib/cabundle.h). */
+	if (cabundle_load(cfg.tls_ca_file, err, sizeof(err)) < 0) {
+		fprintf(stderr, "waymark-fcgi: %s\n", err);
+		return 2;
+	}
 	if (sock && (fd = FCGX_OpenSocket(sock, 128)) < 0) {
 		fprintf(stderr, "waymark-fcgi: cannot listen on %s\n", sock);
 		return 1;
@@ -542,6 +548,7 @@ out:
 	walletsig_limit(NULL);
 	admit_release(&sig_admit);
 	admit_release(&pay_admit);
+	cabundle_release();
 	curl_global_cleanup();
 	mysql_library_end();
 	sig_release();

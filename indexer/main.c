@@ -36,6 +36,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "cabundle.h"
 #include "config.h"
 #include "db.h"
 #include "hex.h"
@@ -809,6 +810,11 @@ main(int argc, char **argv)
 		fprintf(stderr, "waymark-indexer: config: rpc_url (WAYMARK_RPC_URL) is required\n");
 		return 2;
 	}
+	/* Read while still root: run_user need not be able to read it (lib/cabundle.h). */
+	if (cabundle_load(cfg.tls_ca_file, err, sizeof(err)) < 0) {
+		fprintf(stderr, "waymark-indexer: %s\n", err);
+		return 2;
+	}
 	if (runas_drop(cfg.run_user, err, sizeof(err)) < 0) {
 		fprintf(stderr, "waymark-indexer: %s\n", err);
 		return 1;
@@ -940,6 +946,7 @@ main(int argc, char **argv)
 	}
 	rpc_release(&x.rpc);
 	rpc_release(&x.rpc_ahead);
+	cabundle_release();
 	db_close(&x.db);
 	mysql_library_end();
 	return 0;

@@ -4,6 +4,7 @@
 #include <curl/curl.h>
 
 #include "buf.h"
+#include "cabundle.h"
 #include "facilitator.h"
 #include "json.h"
 #include "banned.h"
@@ -70,8 +71,7 @@ thread_handle(const struct config *cfg)
 	curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
 	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
 	curl_easy_setopt(c, CURLOPT_USERAGENT, "waymark");
-	if (cfg->tls_ca_file[0])
-		curl_easy_setopt(c, CURLOPT_CAINFO, cfg->tls_ca_file);
+	cabundle_apply(c, cfg->tls_ca_file);
 	thread_fac.c = c;
 	thread_fac.hdr = h;
 	thread_fac.cfg = cfg;

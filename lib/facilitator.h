@@ -6,7 +6,8 @@
  * Authorization header (facilitator_auth_header, a secret). Each thread
  * keeps one curl handle, so its connection to the facilitator stays open
  * between calls (and a TLS session is reused); tls_ca_file, when set, is
- * the CA bundle that https URLs are checked against.
+ * the CA bundle that https URLs are checked against (from memory when the
+ * program loaded it at its start: lib/cabundle.h).
  *
  * A reply that is JSON carrying isValid (verify) or success (settle) is an
  * answer, whatever its HTTP status (CDP answers 400 for invalid payments);

@@ -5,6 +5,7 @@
 #include <curl/curl.h>
 
 #include "buf.h"
+#include "cabundle.h"
 #include "hex.h"
 #include "json.h"
 #include "rpc.h"
@@ -89,8 +90,7 @@ post(struct rpc *r, const char *body, struct buf *b)
 	curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, r->timeout_ms < 5000 ? r->timeout_ms : 5000L);
 	curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
-	if (r->ca_file[0])
-		curl_easy_setopt(c, CURLOPT_CAINFO, r->ca_file);
+	cabundle_apply(c, r->ca_file);
 	cc = curl_easy_perform(c);
 	curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &status);
 	if (cc != CURLE_OK) {

@@ -31,7 +31,7 @@ struct rpc {
 	void *curl;            /* CURL * */
 	char url[2048];
 	long timeout_ms;
-	char ca_file[1024];    /* CA bundle for https, "" for the system's */
+	char ca_file[1024];    /* CA bundle for https, "" for the system's (lib/cabundle.h) */
 	long error_code;       /* JSON-RPC error code of the last RPC_ERROR */
 	char err[512];
 };

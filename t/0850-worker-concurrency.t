@@ -13,7 +13,8 @@
 #     fifth concurrent paid request gets 503 payment_unavailable with Retry-After at once, never reaches the
 #     facilitator, and no USDC moves for it;
 #   - behind a TLS-terminating proxy (nginx, self-signed certificate, the CA
-#     file as tls_ca_file), 200 paid requests open no more connections to
+#     file, readable by root only, as tls_ca_file: the workers read it before
+#     they give root up), 200 paid requests open no more connections to
 #     the facilitator than the remote pool has threads, and 20 sequential
 #     ones no more than two (the kernel wakes the first-registered idle
 #     thread: fcgi/main.c, accept order).
@@ -159,11 +160,19 @@ rm -rf "$tls"; mkdir -p "$tls/logs" "$tls/tmp"
 openssl req -x509 -newkey ec -pkeyopt ec_paramgen_curve:prime256v1 -nodes -days 1 -subj /CN=127.0.0.1 \
 	-addext subjectAltName=IP:127.0.0.1 -keyout "$tls/key.pem" -out "$tls/cert.pem" 2>/dev/null
 ok $? "a self-signed certificate for 127.0.0.1"
-# The workers read the CA file at each call, as run_user (INSTALL section
-# 11): a copy where that user can reach it, since a checkout under /root
-# (mode 700, as tools/fresh-check makes it) is not.
+# The workers read the CA file once at their start, still root, before
+# they become run_user (lib/cabundle.h): a copy only root may read serves
+# them, as one in a checkout under /root (mode 700) would.
 ca=$(mktemp /tmp/waymark-ca.XXXXXX)
-cp "$tls/cert.pem" "$ca" && chmod 644 "$ca"
+cp "$tls/cert.pem" "$ca" && chmod 600 "$ca"
+run_user=$("$WAYMARK_BUILD/waymark" -c "$WAYMARK_VAR/waymark.conf" config get run_user)
+ok $(runuser -u "$run_user" -- test -r "$ca" && echo 1 || echo 0) "the CA file is one run_user ($run_user) cannot read"
+WAYMARK_TLS_CA_FILE=$tls/missing.pem "$WAYMARK_BUILD/waymark" -c "$WAYMARK_VAR/waymark.conf" config check \
+	>/dev/null 2>"$tls/check.err"
+is "$?" 2 "config check refuses a tls_ca_file that cannot be read"
+like "$(cat "$tls/check.err")" 'tls_ca_file .*/missing\.pem: No such file' "  naming the key and the file"
+WAYMARK_TLS_CA_FILE=$ca "$WAYMARK_BUILD/waymark" -c "$WAYMARK_VAR/waymark.conf" config check >/dev/null
+ok $? "  and accepts the root-only one (it runs as root)"
 tport=$((WAYMARK_TEST_PORT_BASE + 57))
 cat > "$tls/nginx.conf" <<CONF
 worker_processes 1;

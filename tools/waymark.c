@@ -37,6 +37,7 @@
 #include <openssl/crypto.h>
 
 #include "buf.h"
+#include "cabundle.h"
 #include "catalog.h"
 #include "config.h"
 #include "hex.h"
@@ -144,6 +145,14 @@ cmd_config(const char *path, int argc, char **argv)
 	if (load(&c, path) < 0)
 		return 2;
 	if (strcmp(argv[0], "check") == 0) {
+		char err[1200];
+
+		/* The workers read tls_ca_file at their start: it must be there (lib/cabundle.h). */
+		if (cabundle_load(c.tls_ca_file, err, sizeof(err)) < 0) {
+			fprintf(stderr, "waymark: %s\n", err);
+			return 2;
+		}
+		cabundle_release();
 		printf("config ok\n");
 		return 0;
 	}
