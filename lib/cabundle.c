@@ -53,9 +53,10 @@ cabundle_apply(void *c, const char *path)
 	if (path == NULL || path[0] == '\0')
 		return CABUNDLE_SYSTEM;
 	if (bundle.pem.len > 0 && strcmp(path, bundle.path) == 0) {
-		/* curl copies the blob's bytes (no CURL_BLOB_NOCOPY): the handle
-		 * keeps no pointer into the bundle. */
-		struct curl_blob blob = { .data = bundle.pem.p, .len = bundle.pem.len, .flags = CURL_BLOB_COPY };
+		/* Not copied: rpc.c sets it again at every call (after its
+		 * curl_easy_reset), and the bundle outlives every handle
+		 * (cabundle.h). */
+		struct curl_blob blob = { .data = bundle.pem.p, .len = bundle.pem.len, .flags = CURL_BLOB_NOCOPY };
 
 		if (curl_easy_setopt((CURL *)c, CURLOPT_CAINFO_BLOB, &blob) == CURLE_OK)
 			return CABUNDLE_MEMORY;

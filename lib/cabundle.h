@@ -6,7 +6,8 @@
  * reads the disk.
  *
  * Shared state: cabundle_load runs once, before any thread starts; after
- * it the bundle is read-only until cabundle_release at exit.
+ * it the bundle is read-only until cabundle_release at exit, after every
+ * curl handle is gone (curl is given the bytes, not a copy).
  *
  * Return conventions: an action, 0 or -1 with the reason in err[cap].
  */
