@@ -62,7 +62,10 @@ all=$(pids; workers)
 "$top/tools/stack" stop >/dev/null; ok $? "stack stops"
 left=0
 for p in $all; do
-	if kill -0 "$p" 2>/dev/null && [ "$(ps -o stat= -p "$p" | cut -c1)" != Z ]; then left=$((left + 1)); fi
+	if kill -0 "$p" 2>/dev/null && [ "$(ps -o stat= -p "$p" | cut -c1)" != Z ]; then
+		left=$((left + 1))
+		ps -o pid=,stat=,etime=,args= -p "$p" | sed 's/^/#   left running: /' >&2
+	fi
 done
 is "$left" 0 "no process the stack started is left running"
 is "$(curl -s -o /dev/null -w '%{http_code}' "$url/health")" 000 "nothing listens any more"
