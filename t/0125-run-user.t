@@ -63,14 +63,21 @@ is "$code" 200 "the dropped workers serve /health"
 is "$(jq -r .database.reachable "$tmp/h")" true "and reach MariaDB as $(id -nu "$want_uid")"
 
 # A rolling restart (TERM to a worker; multiwatch starts another) brings
-# back a worker that has dropped too, and serves.
+# back a worker that has dropped too, and serves. The replacement is
+# looked at once all its worker_threads serving threads run: they start
+# after the drop, and before it the new process is still root by design
+# (it reads the CA bundle and the slot files first), so a look any
+# earlier is a race. (A sanitizer's runtime may add a thread of its own
+# before the drop, hence all of them, not only the first.)
+nthreads=$("$tool" -c "$conf" config get worker_threads)
 old=$(echo "$free" | head -n1)
 kill -TERM "$old"
 new=""
-for _ in $(seq 100); do
+for _ in $(seq 200); do
 	new=$(comm -13 <(echo "$free") <(children "$WAYMARK_VAR/run/workers.pid") | head -n1)
-	[ -n "$new" ] && [ "$(cat "/proc/$new/comm" 2>/dev/null)" = waymark-fcgi ] && break
-	sleep 0.1
+	[ -n "$new" ] && [ "$(cat "/proc/$new/comm" 2>/dev/null)" = waymark-fcgi ] &&
+		[ "$(ls "/proc/$new/task" 2>/dev/null | wc -l)" -gt "$nthreads" ] && break
+	sleep 0.05
 done
 ok "$([ -n "$new" ]; echo $?)" "a worker replaced after TERM"
 [ -n "$new" ] && check "$new" "replacement worker"
