@@ -61,8 +61,11 @@ is "$(workers)" "$wpids" "without restarting the workers"
 all=$(pids; workers)
 "$top/tools/stack" stop >/dev/null; ok $? "stack stops"
 left=0
+# Running: ps still lists it, and not as a zombie. (kill -0 then ps would
+# count a zombie reaped between the two as running, and name nothing.)
 for p in $all; do
-	if kill -0 "$p" 2>/dev/null && [ "$(ps -o stat= -p "$p" | cut -c1)" != Z ]; then
+	st=$(ps -o stat= -p "$p" 2>/dev/null)
+	if [ -n "$st" ] && [ "${st:0:1}" != Z ]; then
 		left=$((left + 1))
 		ps -o pid=,stat=,etime=,args= -p "$p" | sed 's/^/#   left running: /' >&2
 	fi
