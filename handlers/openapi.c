@@ -271,7 +271,8 @@ responses(const struct endpoint *e)
 	json_object *r = json_object_new_object();
 
 	if (e->flags & EP_CREATES) {
-		json_object_object_add(r, "200", success(e, "the identical record already exists (where the operation is idempotent)"));
+		if (e->flags & EP_SAME_200)
+			json_object_object_add(r, "200", success(e, "the identical record already exists"));
 		json_object_object_add(r, "201", success(e, "created"));
 	} else {
 		json_object_object_add(r, "200", success(e, "OK"));

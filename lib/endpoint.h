@@ -65,9 +65,11 @@ enum body_kind {
                               * its request leaves as an HTML page (handlers/pages.h) */
 #define EP_REMOTE     0x40u /* may wait on a remote service (the chain RPC) although free:
                              * served by the remote pool, like every paid or signed row */
-#define EP_CREATES    0x200u /* stores something new and answers 201 Created (an idempotent one
-                              * 200 when the identical record was there): the interface
+#define EP_CREATES    0x200u /* stores something new and answers 201 Created: the interface
                               * description (handlers/openapi.h) lists its answers */
+#define EP_SAME_200   0x400u /* with EP_CREATES: the identical request repeated answers 200
+                              * with the record already there (a row without it answers
+                              * 201 every time, as the spec has it) */
 
 typedef enum err (*handler_fn)(struct req *r, struct resp *w);
 

@@ -85,6 +85,12 @@ is "$(jq -r '.paths["/api/v1/x402/discovery"].get.parameters[1].schema | [.type,
 	"integer 1 20 10" "a field's bounds and default are its schema's"
 is "$(jq -r '.paths["/api/v1/x402/reviews/receipt-verified"].post.responses | keys | join(",")' "$tmp/served.json")" \
 	"200,201,202,400,402,404,413,415,429,503,default" "a paid publication: 201 created, 202 settled but not finished, its refusals"
+is "$(jq -r '.paths["/api/v1/x402/profiles"].post.responses | keys | map(select(startswith("20"))) | join(",")' "$tmp/served.json")" \
+	"200,201" "an idempotent creation: 200 for the identical record, 201 created (spec section 5)"
+is "$(jq -r '.paths["/api/v1/x402/profiles/{profileId}/wallet-links"].post.responses | keys | map(select(startswith("20"))) | join(",")' "$tmp/served.json")" \
+	"201" "a creation that answers 201 every time lists no 200"
+is "$(jq -r '.paths["/api/v1/x402/profiles/{profileId}/activity"].post.responses | keys | map(select(startswith("20"))) | join(",")' "$tmp/served.json")" \
+	"201" "nor does the activity publication, 201 even when stored already"
 
 # ---- the committed reference document
 env -i "$tool" routes openapi --reference > "$tmp/reference.json"
