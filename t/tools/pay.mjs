@@ -8,28 +8,31 @@
 // PAYMENT-SIGNATURE header the client sent is written to FILE (so a test can
 // present it again). With --body, the request is a POST of FILE's contents
 // as application/json. Exits 0 whenever a response came back.
+// A tool of tools/cli.mjs: the suite's helper runs it in process.
 import fs from 'node:fs';
 import { payingFetch, recordingFetch, paymentResponse } from './x402-client.mjs';
+import { cli, fail } from '../../tools/cli.mjs';
 
-const opt = {};
-for (let i = 2; i < process.argv.length; i += 2) opt[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
-if (!opt.key || !opt.url) {
-  process.stderr.write('usage: node pay.mjs --key 0xKEY --url URL [--signature-out FILE]\n');
-  process.exit(2);
+export async function main(argv, io) {
+  const opt = {};
+  for (let i = 0; i < argv.length; i += 2) opt[argv[i].replace(/^--/, '')] = argv[i + 1];
+  if (!opt.key || !opt.url) fail(2, 'usage: node pay.mjs --key 0xKEY --url URL [--signature-out FILE]');
+  try {
+    // Records the PAYMENT-SIGNATURE of the paid retry.
+    const pay = payingFetch(opt.key, recordingFetch((sig) => {
+      if (opt['signature-out']) fs.writeFileSync(io.resolve(opt['signature-out']), sig);
+    }));
+    const init = opt.body
+      ? { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: fs.readFileSync(io.resolve(opt.body), 'utf8') }
+      : { method: 'GET' };
+    const res = await pay(opt.url, init);
+    const text = await res.text();
+    let body = text;
+    try { body = JSON.parse(text); } catch { /* not JSON */ }
+    io.out(JSON.stringify({ status: res.status, body, paymentResponse: paymentResponse(res) }) + '\n');
+  } catch (e) {
+    io.out(JSON.stringify({ status: 0, error: String(e.message || e) }) + '\n');
+  }
 }
 
-async function main() {
-  // Records the PAYMENT-SIGNATURE of the paid retry.
-  const pay = payingFetch(opt.key, recordingFetch((sig) => {
-    if (opt['signature-out']) fs.writeFileSync(opt['signature-out'], sig);
-  }));
-  const init = opt.body
-    ? { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: fs.readFileSync(opt.body, 'utf8') }
-    : { method: 'GET' };
-  const res = await pay(opt.url, init);
-  const text = await res.text();
-  let body = text;
-  try { body = JSON.parse(text); } catch { /* not JSON */ }
-  process.stdout.write(JSON.stringify({ status: res.status, body, paymentResponse: paymentResponse(res) }) + '\n');
-}
-main().catch((e) => { process.stdout.write(JSON.stringify({ status: 0, error: String(e.message || e) }) + '\n'); });
+cli(import.meta.url, main);

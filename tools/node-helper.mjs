@@ -1,0 +1,142 @@
+// tools/node-helper.mjs SOCKET: the test suite's long-lived Node process
+// (docs/ARCHITECTURE.md, Test suite). It listens on the unix socket SOCKET
+// and runs the main(argv, io) of a project tool (tools/cli.mjs) for each
+// connection of tools/node-call.c, the `node` the suite finds first on its
+// PATH. A tool's modules (viem, the x402 and MPP clients, ajv) are loaded
+// once, by the first call, instead of once per process: that load is most
+// of a short tool's time. Calls run at once, each with its own arguments,
+// environment, output and exit status, and its own clients (a tool makes
+// them in main). A script that has no main (a server, a tool not yet made
+// callable) is answered "run it yourself", and node-call starts it as a
+// process of its own.
+//
+// Frames both ways: one type byte, a 4-byte big-endian length, the bytes.
+//   from node-call: R {argv, cwd, env} (JSON)   I stdin bytes   E end of stdin
+//   to node-call:   O stdout bytes   X stderr bytes   S send your stdin
+//                   C exit status (4 bytes)   F run it yourself
+import net from 'node:net';
+import fs from 'node:fs';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { run } from './cli.mjs';
+
+const sock = process.argv[2];
+if (!sock) {
+  process.stderr.write('usage: node tools/node-helper.mjs SOCKET\n');
+  process.exit(2);
+}
+
+// A tool has a main when its text exports one; nothing else is imported
+// (importing a server's script would start the server here).
+const callable = new Map(); // path -> {mtimeMs, yes}
+function hasMain(file) {
+  let st;
+  try { st = fs.statSync(file); } catch { return false; }
+  const c = callable.get(file);
+  if (c && c.mtimeMs === st.mtimeMs) return c.yes;
+  const yes = /^export async function main\(/m.test(fs.readFileSync(file, 'utf8'));
+  callable.set(file, { mtimeMs: st.mtimeMs, yes });
+  return yes;
+}
+
+function frame(type, body) {
+  const b = Buffer.isBuffer(body) ? body : Buffer.from(body ?? '');
+  const h = Buffer.alloc(5);
+  h.write(type, 0, 'latin1');
+  h.writeUInt32BE(b.length, 1);
+  return Buffer.concat([h, b]);
+}
+
+let calls = 0;
+async function serve(conn, req) {
+  const [script, ...argv] = req.argv;
+  const file = script ? path.resolve(req.cwd, script) : '';
+  if (!/\.mjs$/.test(file) || !hasMain(file)) {
+    conn.end(frame('F'));
+    return;
+  }
+  calls += 1;
+  let stdinWaiters = null;
+  const stdinChunks = [];
+  conn.onStdin = (type, body) => {
+    if (type === 'I') stdinChunks.push(body);
+    else if (type === 'E' && stdinWaiters) {
+      const text = Buffer.concat(stdinChunks).toString('utf8');
+      for (const w of stdinWaiters) w(text);
+    }
+  };
+  const write = (type) => (s) => { if (!conn.destroyed) conn.write(frame(type, s)); };
+  let stdinText = null;
+  const io = {
+    out: write('O'),
+    err: write('X'),
+    stdin: () => {
+      if (stdinText) return stdinText;
+      stdinText = new Promise((resolve) => {
+        stdinWaiters = [resolve];
+        conn.write(frame('S'));
+      });
+      return stdinText;
+    },
+    env: req.env,
+    resolve: (p) => path.resolve(req.cwd, p),
+  };
+  let status;
+  try {
+    const mod = await import(pathToFileURL(file).href);
+    if (typeof mod.main !== 'function') throw new Error(`${file} exports no main function`);
+    const { run: runTool } = await import('./cli.mjs');
+    status = await runTool(mod.main, argv, io);
+  } catch (e) {
+    io.err(`node-helper: ${e && e.stack ? e.stack : String(e)}\n`);
+    status = 1;
+  }
+  const c = Buffer.alloc(4);
+  c.writeInt32BE(status | 0, 0);
+  if (!conn.destroyed) conn.end(frame('C', c));
+}
+
+// A frame reader over one connection.
+function onConnection(conn) {
+  let buf = Buffer.alloc(0);
+  let started = false;
+  conn.on('data', (d) => {
+    buf = Buffer.concat([buf, d]);
+    while (buf.length >= 5) {
+      const len = buf.readUInt32BE(1);
+      if (buf.length < 5 + len) break;
+      const type = String.fromCharCode(buf[0]);
+      const body = buf.subarray(5, 5 + len);
+      buf = buf.subarray(5 + len);
+      if (type === 'R' && !started) {
+        started = true;
+        let req;
+        try { req = JSON.parse(body.toString('utf8')); } catch { conn.destroy(); return; }
+        serve(conn, req);
+      } else if ((type === 'I' || type === 'E') && conn.onStdin) {
+        conn.onStdin(type, Buffer.from(body));
+      }
+    }
+  });
+  conn.on('error', () => {});
+}
+
+// A tool's stray error (a rejected promise nobody awaited) is its own
+// affair: it is logged, and the other calls go on.
+process.on('unhandledRejection', (e) => { process.stderr.write(`node-helper: unhandled rejection: ${e && e.stack ? e.stack : e}\n`); });
+process.on('uncaughtException', (e) => { process.stderr.write(`node-helper: uncaught exception: ${e && e.stack ? e.stack : e}\n`); });
+
+try { fs.unlinkSync(sock); } catch { /* none */ }
+const server = net.createServer(onConnection);
+server.listen(sock, () => {
+  fs.chmodSync(sock, 0o600);
+  process.stdout.write(`node-helper: listening on ${sock}\n`);
+});
+const stop = () => {
+  process.stderr.write(`node-helper: ${calls} calls\n`);
+  server.close();
+  try { fs.unlinkSync(sock); } catch { /* gone */ }
+  process.exit(0);
+};
+process.on('SIGTERM', stop);
+process.on('SIGINT', stop);
