@@ -75,6 +75,8 @@ GALERA_BIN := $(GALERA_SRC:t/galera/%.c=$(BUILD)/galera/%.t)
 GATE_OBJ := $(filter-out $(BUILD)/obj/fcgi/main.o,$(FCGI_OBJ))
 
 PROGS := $(BUILD)/waymark-fcgi $(BUILD)/waymark $(BUILD)/waymark-indexer
+# The suite's `node` (tools/node-call.c, docs/ARCHITECTURE.md, Test suite).
+TEST_PROGS := $(BUILD)/node-call
 GENERATED := $(BUILD)/nginx-routes.conf $(BUILD)/nginx-http.conf docs/openapi.json
 
 # Keep the unit-test objects between builds.
@@ -84,7 +86,7 @@ GENERATED := $(BUILD)/nginx-routes.conf $(BUILD)/nginx-http.conf docs/openapi.js
 
 PREFIX ?= /usr/local
 DESTDIR ?=
-all: $(PROGS) $(UNIT_BIN) $(TORTURE_BIN) $(GALERA_BIN) $(GENERATED)
+all: $(PROGS) $(TEST_PROGS) $(UNIT_BIN) $(TORTURE_BIN) $(GALERA_BIN) $(GENERATED)
 
 deps:
 	@tools/deps
@@ -128,6 +130,9 @@ $(BUILD)/waymark-indexer: $(INDEXER_OBJ) $(LIB_OBJ)
 
 $(BUILD)/waymark: $(BUILD)/obj/tools/waymark.o $(HANDLER_OBJ) $(LIB_OBJ)
 	@echo "  LD $@"; $(CC) $(WM_LDFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+$(BUILD)/node-call: $(BUILD)/obj/tools/node-call.o
+	@echo "  LD $@"; $(CC) $(WM_LDFLAGS) $(LDFLAGS) -o $@ $^
 
 # Unit tests link every lib/ and handlers/ object (never fcgi/).
 $(BUILD)/t/%.t: $(BUILD)/obj/t/unit/%.o $(HANDLER_OBJ) $(LIB_OBJ)
@@ -192,11 +197,11 @@ test-cluster: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) all
 	@tools/run-cluster-tests $(BUILD)
 
+# The fuzz smoke (tools/fuzz smoke) runs beside the suite, not before it.
 test: deps
-	@$(MAKE) --no-print-directory -j$(NPROC) all
+	@$(MAKE) --no-print-directory -j$(NPROC) all fuzz-build
 	@tools/lint
-	@$(MAKE) --no-print-directory fuzz-smoke
-	@tools/run-tests $(BUILD)
+	@FUZZ_SMOKE="$(FUZZ_DIR) $(FUZZ_TARGETS)" tools/run-tests $(BUILD)
 
 test-asan: deps
 	@$(MAKE) --no-print-directory -j$(NPROC) SAN=1 all

@@ -231,8 +231,9 @@ int main(int argc, char **argv)
 		switch (h[0]) {
 		case 'F':
 			if (ran)
-				break;
+				goto lost;
 			close(fd);
+			free(body.p);
 			run_real(argv);
 			break;
 		case 'O':
@@ -256,6 +257,7 @@ int main(int argc, char **argv)
 				uint32_t u = (uint32_t)(unsigned char)body.p[0] << 24 |
 					     (uint32_t)(unsigned char)body.p[1] << 16 |
 					     (uint32_t)(unsigned char)body.p[2] << 8 | (unsigned char)body.p[3];
+				free(body.p);
 				return (int)(u & 0xff);
 			}
 		default:
@@ -263,6 +265,7 @@ int main(int argc, char **argv)
 		}
 	}
 lost:
+	free(body.p);
 	fprintf(stderr, "node-call: the helper ended the call of %s without an exit status\n", argv[1]);
 	return 70;
 }
