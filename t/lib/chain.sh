@@ -11,7 +11,18 @@
 top=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)   # this file is t/lib/chain.sh
 : "${WAYMARK_TEST_PORT_BASE:?run through make test}"
 
+# port_ok OFFSET: whether t/ports gives OFFSET to this test file.
+port_ok() {
+	awk -v f="$(basename "$0")" -v o="$1" '!/^#/ && $1 == f { for (i = 2; i <= NF; i++) {
+		n = split($i, r, "-"); if (o >= r[1] && o <= (n > 1 ? r[2] : r[1])) found = 1 } }
+		END { exit !found }' "$top/t/ports"
+}
+
 chain_stack() {
+	if ! port_ok "$2"; then
+		echo "chain_stack: port offset $2 is not $(basename "$0")'s in t/ports" >&2
+		exit 1
+	fi
 	export WAYMARK_VAR=$WAYMARK_VAR-$1
 	export WAYMARK_LISTEN=127.0.0.1:$((WAYMARK_TEST_PORT_BASE + $2))
 	export WAYMARK_ANVIL_PORT=$((WAYMARK_TEST_PORT_BASE + 465 + $2))
@@ -28,7 +39,7 @@ rpc() {
 		-d "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"$1\",\"params\":$2}" "$RPC" | jq -c .result
 }
 
-sql() { mariadb --defaults-file="$WAYMARK_VAR/my.cnf" -uroot -N -B waymark -e "$1"; }
+sql() { mariadb --defaults-file="$WAYMARK_VAR/my.cnf" -uroot -N -B -e "$1"; }
 
 send() { node "$top/chain/send.mjs" --rpc "$RPC" --state "$STATE" "$@"; }
 
@@ -36,7 +47,7 @@ checkpoint() { sql "SELECT MIN(block_number) FROM indexer_checkpoints"; }
 
 wait_indexed() {
 	local n=0
-	until [ "$(checkpoint)" -ge "$1" ] 2>/dev/null || [ $n -ge 100 ]; do n=$((n + 1)); sleep 0.1; done
+	until [ "$(checkpoint)" -ge "$1" ] 2>/dev/null || [ $n -ge 500 ]; do n=$((n + 1)); sleep 0.02; done
 	[ "$(checkpoint)" -ge "$1" ] 2>/dev/null
 }
 
@@ -46,7 +57,7 @@ rpc_record() {
 		2>> "$WAYMARK_VAR/log/record.log" &
 	RECORD_PID=$!
 	local n=0
-	until grep -q listening "$WAYMARK_VAR/record.out" 2>/dev/null || [ $n -ge 100 ]; do n=$((n + 1)); sleep 0.1; done
+	until grep -q listening "$WAYMARK_VAR/record.out" 2>/dev/null || [ $n -ge 500 ]; do n=$((n + 1)); sleep 0.02; done
 	grep -q listening "$WAYMARK_VAR/record.out"
 }
 rpc_calls() { curl -s "$RECORD_URL/calls" | jq -r --arg m "$1" '.[$m] // 0'; }
