@@ -25,11 +25,11 @@ for target in $((from + 8)) $((from + 20)); do
 	if [ "$cp" -lt "$to" ]; then
 		kill -KILL "$(child)" && kills=$((kills + 1))
 		diag "SIGKILL at checkpoint $cp of $to"
-		n=0; until [ -n "$(child)" ] || [ $n -ge 50 ]; do n=$((n + 1)); sleep 0.1; done
+		n=0; until [ -n "$(child)" ] || [ $n -ge 250 ]; do n=$((n + 1)); sleep 0.02; done
 	fi
 done
 is "$kills" 2 "the indexer was killed twice in the middle of the backfill"
-n=0; until [ "$(checkpoint)" -ge "$to" ] 2>/dev/null || [ $n -ge 900 ]; do n=$((n + 1)); sleep 0.1; done
+n=0; until [ "$(checkpoint)" -ge "$to" ] 2>/dev/null || [ $n -ge 4500 ]; do n=$((n + 1)); sleep 0.02; done
 is "$(checkpoint)" "$to" "it resumed and reached the last block"
 
 is "$(sql "SELECT COUNT(*) FROM routed_boons")" 20000 "exactly 20,000 rows"

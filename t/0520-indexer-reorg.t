@@ -19,8 +19,8 @@ new=$(send --from-key $KEY8 --route $ROUTE_1 --endpoint $PAY_A --endpoint-usdc 9
 rpc anvil_mine '["0x4"]' >/dev/null
 nlast=$(printf '%s\n' "$new" | jq -s 'map(.blockNumber) | max')
 n=0
-until [ "$(sql "SELECT COUNT(*) FROM routed_boons")" = 3 ] && [ "$(checkpoint)" -ge "$nlast" ] || [ $n -ge 100 ]; do
-	n=$((n + 1)); sleep 0.1
+until [ "$(sql "SELECT COUNT(*) FROM routed_boons")" = 3 ] && [ "$(checkpoint)" -ge "$nlast" ] || [ $n -ge 500 ]; do
+	n=$((n + 1)); sleep 0.02
 done
 is "$(sql "SELECT COUNT(*) FROM routed_boons")" 3 "after the reorg: the kept row and the 2 canonical ones"
 gone=0

@@ -12,7 +12,7 @@ wait_indexed "$(jq .blockNumber <<<"$one")"; ok $? "indexed while the node is up
 "$top/tools/stack" chain-stop
 # The suite's workers keep no /health cache (health_ttl_ms 0): once one
 # answer says retrying, every answer does.
-n=0; until [ "$(curl -s "$URL/health" | jq -r .indexer.status)" = retrying ] || [ $n -ge 100 ]; do n=$((n + 1)); sleep 0.1; done
+n=0; until [ "$(curl -s "$URL/health" | jq -r .indexer.status)" = retrying ] || [ $n -ge 500 ]; do n=$((n + 1)); sleep 0.02; done
 h=$(curl -s -w '\n%{http_code}' "$URL/health")
 is "$(tail -n1 <<<"$h")" 200 "/health still answers 200 with the node down"
 is "$(head -n1 <<<"$h" | jq -r .indexer.status)" retrying "/health: indexer retrying"
@@ -24,15 +24,15 @@ is "$code" 200 "the API keeps answering"
 # Three retries take 0.5 + 1 s: wait for them (10 s at most), not for a fixed time.
 # Each source (routed, tips, ...) backs off on its own: read the routed one's.
 retries() { grep -c 'routed: .*retrying in [0-9]* ms' "$WAYMARK_VAR/log/indexer.log"; }
-n=0; until [ "$(retries)" -ge 3 ] || [ $n -ge 100 ]; do n=$((n + 1)); sleep 0.1; done
+n=0; until [ "$(retries)" -ge 3 ] || [ $n -ge 500 ]; do n=$((n + 1)); sleep 0.02; done
 waits=$(grep 'routed: ' "$WAYMARK_VAR/log/indexer.log" | grep -o 'retrying in [0-9]* ms' | awk '{print $3}' | tr '\n' ' ')
 like "$waits" '^500 1000 2000' "the retries back off: $waits"
 ok $(pgrep -P "$(cat "$WAYMARK_VAR/run/indexer.pid")" >/dev/null && echo 0 || echo 1) "the indexer process stays up"
 
 "$top/tools/stack" start >/dev/null
 two=$(send --from-key $KEY8 --route $ROUTE_2 --endpoint $PAY_B --endpoint-usdc 6)
-n=0; until [ "$(checkpoint)" -ge "$(jq .blockNumber <<<"$two")" ] 2>/dev/null || [ $n -ge 200 ]; do n=$((n + 1)); sleep 0.1; done
+n=0; until [ "$(checkpoint)" -ge "$(jq .blockNumber <<<"$two")" ] 2>/dev/null || [ $n -ge 1000 ]; do n=$((n + 1)); sleep 0.02; done
 is "$(sql "SELECT COUNT(*) FROM routed_boons")" 2 "after the node returns, the indexer catches up"
-n=0; until [ "$(curl -s "$URL/health" | jq -r .indexer.lastError)" = null ] || [ $n -ge 100 ]; do n=$((n + 1)); sleep 0.1; done
+n=0; until [ "$(curl -s "$URL/health" | jq -r .indexer.lastError)" = null ] || [ $n -ge 500 ]; do n=$((n + 1)); sleep 0.02; done
 is "$(curl -s "$URL/health" | jq -r .indexer.lastError)" null "and /health clears the error"
 done_testing

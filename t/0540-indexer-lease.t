@@ -19,7 +19,7 @@ chain_stack lease 14
 lease_holder() { sql "SELECT holder FROM indexer_lease WHERE expires_at > UTC_TIMESTAMP(3)"; }
 # until COMMAND succeeds, 180 s at most (polling, never a fixed wait; a
 # ThreadSanitizer build indexes the 22,000 events several times slower)
-until_ok() { local n=0; until "$@" || [ $n -ge 1800 ]; do n=$((n + 1)); sleep 0.1; done; "$@"; }
+until_ok() { local n=0; until "$@" || [ $n -ge 9000 ]; do n=$((n + 1)); sleep 0.02; done; "$@"; }
 until_ok eval '[ -n "$(lease_holder)" ]'
 like "$(lease_holder)" "^$(hostname -s | cut -c1-40):stack-[0-9a-f]{12}\$" \
 	"the stack's indexer holds the lease under the stack's name for it, host:stack-hash ($(lease_holder))"

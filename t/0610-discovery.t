@@ -8,13 +8,15 @@
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/chain.sh"
 export WAYMARK_SEED=0 WAYMARK_CONFIRMATIONS=0
+# It stops MariaDB: a server of its own, not the suite's shared one (tools/stack).
+unset WAYMARK_SHARED_DB
 fport=$((WAYMARK_TEST_PORT_BASE + 33))
 export WAYMARK_CATALOG_URL=http://127.0.0.1:$fport
 chain_stack discovery 32
 node "$top/t/tools/catalog-fixture.mjs" "$fport" 40 > "$WAYMARK_VAR/fixture.out" &
 fixture_pid=$!
 trap 'kill $fixture_pid 2>/dev/null; "$top/tools/stack" stop >/dev/null 2>&1' EXIT
-n=0; until grep -q ready "$WAYMARK_VAR/fixture.out" || [ $n -ge 200 ]; do n=$((n + 1)); sleep 0.1; done
+n=0; until grep -q ready "$WAYMARK_VAR/fixture.out" || [ $n -ge 1000 ]; do n=$((n + 1)); sleep 0.02; done
 WAYMARK_CONFIG=$WAYMARK_VAR/waymark.conf "$WAYMARK_BUILD/waymark" catalog-sync >/dev/null
 ok $? "the catalog fixture is synced"
 
@@ -102,6 +104,6 @@ get "/api/v1/x402/discovery?q=weather"
 is "$status" 503 "database stopped: 503"
 is "$(jq -r .error <<<"$body")" database_unavailable "an error, never an empty success"
 "$top/tools/stack" db-start
-n=0; until get "/api/v1/x402/discovery?q=weather" && [ "$status" = 200 ] || [ $n -ge 200 ]; do n=$((n + 1)); sleep 0.1; done
+n=0; until get "/api/v1/x402/discovery?q=weather" && [ "$status" = 200 ] || [ $n -ge 1000 ]; do n=$((n + 1)); sleep 0.02; done
 is "$status" 200 "and answers again when the database is back"
 done_testing

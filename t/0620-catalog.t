@@ -15,7 +15,7 @@ fixture_pid=
 cleanup() { [ -n "$fixture_pid" ] && kill "$fixture_pid" 2>/dev/null; "$top/tools/stack" stop >/dev/null 2>&1; }
 trap cleanup EXIT
 "$top/tools/stack" start >/dev/null
-sql() { mariadb --defaults-file="$WAYMARK_VAR/my.cnf" -uroot -N -B waymark -e "$1"; }
+sql() { mariadb --defaults-file="$WAYMARK_VAR/my.cnf" -uroot -N -B -e "$1"; }
 fixture() { # fixture COUNT PORT: (re)start the fixture with COUNT good items on PORT
 	[ -n "$fixture_pid" ] && kill "$fixture_pid" 2>/dev/null && wait "$fixture_pid" 2>/dev/null
 	export WAYMARK_CATALOG_URL=http://127.0.0.1:$2
@@ -25,7 +25,7 @@ fixture() { # fixture COUNT PORT: (re)start the fixture with COUNT good items on
 	node "$top/t/tools/catalog-fixture.mjs" "$2" "$1" > "$WAYMARK_VAR/fixture.out" 2>"$WAYMARK_VAR/fixture.err" &
 	fixture_pid=$!
 	# up to 60 s: node starts slowly on a loaded machine (20 s was seen to be short)
-	local n=0; until grep -q ready "$WAYMARK_VAR/fixture.out" || [ $n -ge 600 ]; do n=$((n + 1)); sleep 0.1; done
+	local n=0; until grep -q ready "$WAYMARK_VAR/fixture.out" || [ $n -ge 3000 ]; do n=$((n + 1)); sleep 0.02; done
 	grep -q ready "$WAYMARK_VAR/fixture.out" || diag "the catalog fixture on port $2 did not start: $(cat "$WAYMARK_VAR/fixture.err")"
 }
 sync() { WAYMARK_CONFIG=$WAYMARK_VAR/waymark.conf "$WAYMARK_BUILD/waymark" catalog-sync 2>&1; }

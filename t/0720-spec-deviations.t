@@ -11,11 +11,13 @@
 . "$(dirname "$0")/lib/chain.sh"
 . "$(dirname "$0")/lib/http.sh"
 export WAYMARK_SEED=0 WAYMARK_CONFIRMATIONS=0
+# It stops MariaDB: a server of its own, not the suite's shared one (tools/stack).
+unset WAYMARK_SHARED_DB
 cport=$((WAYMARK_TEST_PORT_BASE + 26))
 export WAYMARK_CATALOG_URL=http://127.0.0.1:$cport
 node "$top/t/tools/catalog-fixture.mjs" "$cport" 4 > "$http_tmp/fixture.out" &
 cpid=$!
-n=0; until grep -q ready "$http_tmp/fixture.out" 2>/dev/null || [ $n -ge 600 ]; do n=$((n + 1)); sleep 0.1; done
+n=0; until grep -q ready "$http_tmp/fixture.out" 2>/dev/null || [ $n -ge 3000 ]; do n=$((n + 1)); sleep 0.02; done
 chain_stack deviations 25
 ok $? "a stack with a local chain starts"
 trap 'kill $cpid 2>/dev/null; rm -rf "$http_tmp"; "$top/tools/stack" stop >/dev/null 2>&1' EXIT
@@ -175,7 +177,7 @@ is "$(jqr '[.steps[].resourceId] | join(",")')" "x402.reviews.${brand}_backed,x4
 # none holds a connection opened before the database went away.
 mw=$(cat "$WAYMARK_VAR/run/workers.pid"); nw=$(pgrep -P "$mw" | wc -l)
 kill $(pgrep -P "$mw")
-n=0; until [ "$(pgrep -P "$mw" | wc -l)" -eq "$nw" ] && [ $n -ge 5 ] || [ $n -ge 100 ]; do n=$((n + 1)); sleep 0.1; done
+n=0; until [ "$(pgrep -P "$mw" | wc -l)" -eq "$nw" ] && [ $n -ge 5 ] || [ $n -ge 500 ]; do n=$((n + 1)); sleep 0.02; done
 req POST /mcp "${rpc[@]}" --data-binary \
 	'{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-11-25","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}'
 is "$status,$(jqr .result.protocolVersion)" 200,2025-11-25 "database down: initialize answers"

@@ -283,7 +283,7 @@ like "$rec" '^payments: 0 settled from the chain' "a second run finds nothing mo
 # the transaction; charged once either way. A MyISAM counter, which the
 # refused statement's rollback leaves alone, lets the trigger refuse N times.
 settle_write_fails() {
-	mariadb --defaults-file="$WAYMARK_VAR/my.cnf" -uroot waymark <<SQL
+	mariadb --defaults-file="$WAYMARK_VAR/my.cnf" -uroot <<SQL
 CREATE TABLE IF NOT EXISTS t_settle_fault (id INT PRIMARY KEY, n INT NOT NULL) ENGINE=MyISAM;
 REPLACE INTO t_settle_fault VALUES (1, $1);
 DROP TRIGGER IF EXISTS fail_settle;

@@ -38,7 +38,7 @@ reset_stats() { curl -s -X POST "$fac/_stats/reset" >/dev/null; }
 # until JQ-CONDITION holds for /_stats (20 s at most)
 wait_stats() {
 	local n=0
-	until jq -e "$1" <<<"$(stats)" >/dev/null 2>&1 || [ $n -ge 200 ]; do n=$((n + 1)); sleep 0.1; done
+	until jq -e "$1" <<<"$(stats)" >/dev/null 2>&1 || [ $n -ge 1000 ]; do n=$((n + 1)); sleep 0.02; done
 	jq -e "$1" <<<"$(stats)" >/dev/null 2>&1
 }
 # pay_bg N TAG: N paid reads in the background, each by the real client;
@@ -111,7 +111,7 @@ ok $? "8 paid reads held"
 victim=$(head -n1 <<<"$before")
 kill -KILL "$victim"
 n=0; until [ "$(remote_workers | wc -l)" = "$(wc -l <<<"$before")" ] && ! remote_workers | grep -qx "$victim" ||
-	[ $n -ge 100 ]; do n=$((n + 1)); sleep 0.1; done
+	[ $n -ge 500 ]; do n=$((n + 1)); sleep 0.02; done
 ok $(remote_workers | grep -qx "$victim" && echo 1 || echo 0) "the killed worker is gone"
 is "$(remote_workers | wc -l)" "$(wc -l <<<"$before")" "multiwatch replaced it"
 free_reads_answer "a remote worker killed"

@@ -14,7 +14,7 @@ chain_stack reviews 50
 node "$top/t/tools/catalog-fixture.mjs" "$fport" 40 > "$WAYMARK_VAR/fixture.out" &
 fixture_pid=$!
 trap 'kill $fixture_pid 2>/dev/null; "$top/tools/stack" stop >/dev/null 2>&1' EXIT
-n=0; until grep -q ready "$WAYMARK_VAR/fixture.out" || [ $n -ge 200 ]; do n=$((n + 1)); sleep 0.1; done
+n=0; until grep -q ready "$WAYMARK_VAR/fixture.out" || [ $n -ge 1000 ]; do n=$((n + 1)); sleep 0.02; done
 WAYMARK_CONFIG=$WAYMARK_VAR/waymark.conf "$WAYMARK_BUILD/waymark" catalog-sync >/dev/null
 chain_id=$(jq -r .chainId "$STATE"); companion=$(jq -r .companion "$STATE")
 viem=$top/t/tools/node_modules/viem/_cjs/index.js

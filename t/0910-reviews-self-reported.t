@@ -29,7 +29,7 @@ WAYMARK_TEST_URL=$URL
 node "$tools/catalog-fixture.mjs" "$cport" 40 > "$http_tmp/fixture.out" &
 cpid=$!
 facilitator_start; ok $? "the x402 facilitator listens"
-n=0; until grep -q ready "$http_tmp/fixture.out" 2>/dev/null || [ $n -ge 600 ]; do n=$((n + 1)); sleep 0.1; done
+n=0; until grep -q ready "$http_tmp/fixture.out" 2>/dev/null || [ $n -ge 3000 ]; do n=$((n + 1)); sleep 0.02; done
 WAYMARK_CONFIG=$WAYMARK_VAR/waymark.conf "$WAYMARK_BUILD/waymark" catalog-sync >/dev/null
 chain_id=$(jq -r .chainId "$STATE"); companion=$(jq -r .companion "$STATE")
 P=/api/v1/x402/reviews/self-reported

@@ -26,7 +26,7 @@ tools=$top/t/tools
 RURL=https://api.example.com/v1/forecast
 node "$tools/catalog-fixture.mjs" "$cport" 4 offers > "$http_tmp/fixture.out" &
 cpid=$!
-n=0; until grep -q ready "$http_tmp/fixture.out" 2>/dev/null || [ $n -ge 600 ]; do n=$((n + 1)); sleep 0.1; done
+n=0; until grep -q ready "$http_tmp/fixture.out" 2>/dev/null || [ $n -ge 3000 ]; do n=$((n + 1)); sleep 0.02; done
 chain_stack receiptrev 95
 ok $? "a stack with a local chain starts"
 fpid=
@@ -98,7 +98,7 @@ kill $cpid; wait $cpid 2>/dev/null
 : > "$http_tmp/fixture.out" # not left to the background redirect: the old "ready" must be gone first
 node "$tools/catalog-fixture.mjs" "$cport" 4 offers --listing $RURL $KEY0 > "$http_tmp/fixture.out" &
 cpid=$!
-n=0; until grep -q ready "$http_tmp/fixture.out" 2>/dev/null || [ $n -ge 600 ]; do n=$((n + 1)); sleep 0.1; done
+n=0; until grep -q ready "$http_tmp/fixture.out" 2>/dev/null || [ $n -ge 3000 ]; do n=$((n + 1)); sleep 0.02; done
 WAYMARK_CONFIG=$WAYMARK_VAR/waymark.conf "$WAYMARK_BUILD/waymark" catalog-sync >/dev/null
 ok $? "the catalog with the route's listing is synced"
 rec=$(node "$tools/pay.mjs" --key $KEY1 --url "$URL/api/v1/x402/routes/$ROUTE")

@@ -29,11 +29,11 @@ for target in $((from + 5)) $((from + 12)); do
 	if [ "$cp" -lt "$to" ]; then
 		kill -KILL "$(child)" && kills=$((kills + 1))
 		diag "SIGKILL at tips checkpoint $cp of $to"
-		n=0; until [ -n "$(child)" ] || [ $n -ge 50 ]; do n=$((n + 1)); sleep 0.1; done
+		n=0; until [ -n "$(child)" ] || [ $n -ge 250 ]; do n=$((n + 1)); sleep 0.02; done
 	fi
 done
 is "$kills" 2 "the indexer was killed twice in the middle of the backfill"
-n=0; until [ "$(tips_cp)" -ge "$to" ] 2>/dev/null || [ $n -ge 900 ]; do n=$((n + 1)); sleep 0.1; done
+n=0; until [ "$(tips_cp)" -ge "$to" ] 2>/dev/null || [ $n -ge 4500 ]; do n=$((n + 1)); sleep 0.02; done
 is "$(tips_cp)" "$to" "it resumed and reached the last block"
 
 is "$(sql "SELECT COUNT(*) FROM tip_events")" 10000 "exactly 10,000 rows"
@@ -57,9 +57,9 @@ is "$(tips_diff)" "" "every derived table equals a recomputation from the events
 bad=$(node "$top/chain/bench-tips.mjs" --rpc "$RPC" --state "$STATE" --malformed)
 bb=$(jq -r .blockNumber <<<"$bad")
 one=$(send --from-key $KEY7 --route $ROUTE_1 --endpoint $PAY_A --endpoint-usdc 5)
-n=0; until [ "$(sql "SELECT COUNT(*) FROM routed_boons")" = 1 ] || [ $n -ge 100 ]; do n=$((n + 1)); sleep 0.1; done
+n=0; until [ "$(sql "SELECT COUNT(*) FROM routed_boons")" = 1 ] || [ $n -ge 500 ]; do n=$((n + 1)); sleep 0.02; done
 is "$(sql "SELECT COUNT(*) FROM routed_boons")" 1 "a routed recognition after the malformed log is indexed"
-n=0; until [ "$(curl -s "$URL/health" | jq -r .indexer.status)" = retrying ] || [ $n -ge 100 ]; do n=$((n + 1)); sleep 0.1; done
+n=0; until [ "$(curl -s "$URL/health" | jq -r .indexer.status)" = retrying ] || [ $n -ge 500 ]; do n=$((n + 1)); sleep 0.02; done
 h=$(curl -s "$URL/health")
 is "$(jq -r .indexer.status <<<"$h")" retrying "/health: the indexer is retrying"
 like "$(jq -r .indexer.lastError <<<"$h")" '^tips: .*Tip has 3 topics' "/health names the tips source and the broken log"

@@ -38,7 +38,7 @@ new=$(tips tip --from-key $KEY8 --handle x:zed --amount 150000 --note canonical)
 rpc anvil_mine '["0x8"]' >/dev/null
 n=0
 until [ "$(q1 "SELECT COUNT(*) FROM tips WHERE handle = 'x:zed'")" = 1 ] && [ "$(checkpoint)" -ge "$(head_block)" ] ||
-	[ $n -ge 100 ]; do n=$((n + 1)); sleep 0.1; done
+	[ $n -ge 500 ]; do n=$((n + 1)); sleep 0.02; done
 is "$(q1 "SELECT GROUP_CONCAT(CONCAT(tip_id, ':', handle, ':', status) ORDER BY tip_id) FROM tips")" \
 	"1:github:alice:escrowed,2:x:zed:escrowed" "after the reorg: tip 1 escrowed again, tip 2 is the canonical one"
 gone=0

@@ -40,7 +40,7 @@ proxy() {
 		--log "$plog" "$@" > "$WAYMARK_VAR/proxy.out" 2>> "$WAYMARK_VAR/log/proxy.log" &
 	proxy=$!
 	local n=0
-	until grep -q listening "$WAYMARK_VAR/proxy.out" 2>/dev/null || [ $n -ge 100 ]; do n=$((n + 1)); sleep 0.1; done
+	until grep -q listening "$WAYMARK_VAR/proxy.out" 2>/dev/null || [ $n -ge 500 ]; do n=$((n + 1)); sleep 0.02; done
 }
 trap '[ -z "$proxy" ] || kill "$proxy" 2>/dev/null; "$top/tools/stack" stop >/dev/null 2>&1' EXIT
 # The indexer once through the proxy: every source from the first tips
@@ -81,10 +81,10 @@ rm -f "$release"
 proxy --fail-from 3 --hold-at 3 --release "$release"
 index 6 &
 ix=$!
-n=0; until grep -q held "$plog" || [ $n -ge 100 ]; do n=$((n + 1)); sleep 0.1; done
+n=0; until grep -q held "$plog" || [ $n -ge 500 ]; do n=$((n + 1)); sleep 0.02; done
 is "$(awk '{ printf "%s ", $3 }' "$plog")" "ok ok held " "the first two pieces fetched, the third held at the node"
 modified() { sql "SELECT IFNULL(MAX(trx_rows_modified), 0) FROM information_schema.innodb_trx"; }
-n=0; until [ "$(modified)" -ge 1000 ] || [ $n -ge 100 ]; do n=$((n + 1)); sleep 0.1; done
+n=0; until [ "$(modified)" -ge 1000 ] || [ $n -ge 500 ]; do n=$((n + 1)); sleep 0.02; done
 rows=$(modified)
 ok $([ "$rows" -ge 1000 ] && echo 0 || echo 1) \
 	"meanwhile the range's open transaction stored the first two pieces' events ($rows rows written, 1,000 events)"
@@ -119,7 +119,7 @@ rm -f "$release"
 proxy --hold-at 4 --release "$release"
 index 60 &
 ix=$!
-n=0; until grep -q held "$plog" || [ $n -ge 100 ]; do n=$((n + 1)); sleep 0.1; done
+n=0; until grep -q held "$plog" || [ $n -ge 500 ]; do n=$((n + 1)); sleep 0.02; done
 is "$(awk '{ printf "%s ", $3 }' "$plog")" "ok ok ok held " "three pieces read, the last held"
 is "$(rpc evm_revert "[$snap]")" true "the chain goes back to the first half"
 node "$top/chain/bench-tips.mjs" --rpc "$RPC" --state "$STATE" --events 1000 --batch 100 >/dev/null

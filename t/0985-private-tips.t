@@ -553,7 +553,7 @@ use 9; RACE=("$U_ADDR" "$U_SIG" "$U_NONCE" "$U_DL")
 # Requests inside their UPDATE of the nonce's row, which cannot finish while the row is held
 # (the processlist: information_schema.innodb_trx does not list every waiting transaction here).
 waiting() { sql "SELECT COUNT(*) FROM information_schema.processlist WHERE command = 'Query' AND info LIKE 'UPDATE private_tip_nonces %'"; }
-coproc HOLD { mariadb --defaults-file="$WAYMARK_VAR/my.cnf" -uroot -N -B -n waymark 2>&1; }
+coproc HOLD { mariadb --defaults-file="$WAYMARK_VAR/my.cnf" -uroot -N -B -n 2>&1; }
 printf "BEGIN; SELECT LOWER(HEX(nonce)) FROM private_tip_nonces WHERE nonce = UNHEX('%s') FOR UPDATE;\n" "${U_NONCE#0x}" >&"${HOLD[1]}"
 read -r -t 10 locked <&"${HOLD[0]}"
 is "0x$locked" "$U_NONCE" "a MariaDB session holds the nonce's row lock"

@@ -25,7 +25,7 @@ WAYMARK_RPC_URL=$RECORD_URL WAYMARK_SIGCHECK_MAX_IN_FLIGHT=1 WAYMARK_SIGCHECK_TI
 	"$WAYMARK_BUILD/waymark-fcgi" -c "$WAYMARK_VAR/waymark.conf" -s "$sock" -p remote -t 4 \
 	2>> "$WAYMARK_VAR/log/sigcap-worker.log" &
 wpid=$!
-n=0; until [ -S "$sock" ] || [ $n -ge 100 ]; do n=$((n + 1)); sleep 0.1; done
+n=0; until [ -S "$sock" ] || [ $n -ge 500 ]; do n=$((n + 1)); sleep 0.02; done
 
 # fcgi OUT METHOD URI [BODY]: the worker's answer (Status, headers, body) into OUT.
 fcgi() {

@@ -80,7 +80,7 @@ worker() {
 	env -u WAYMARK_DB_SOCKET -u WAYMARK_CONFIG "$WAYMARK_BUILD/waymark-fcgi" -c "$(conf "$1" "$2")" \
 		-s "$sock" -t 1 > "$G/$1.log" 2>&1 < /dev/null &
 	workers+=($!)
-	local n=0; until [ -S "$sock" ] || [ $n -ge 100 ]; do n=$((n + 1)); sleep 0.1; done
+	local n=0; until [ -S "$sock" ] || [ $n -ge 500 ]; do n=$((n + 1)); sleep 0.02; done
 }
 health() { # health NAME: sets status and body
 	local out

@@ -41,7 +41,7 @@ activity_stack() {
 		> "$http_tmp/fixture.out" &
 	cpid=$!
 	local n=0
-	until grep -q ready "$http_tmp/fixture.out" 2>/dev/null || [ $n -ge 100 ]; do n=$((n + 1)); sleep 0.1; done
+	until grep -q ready "$http_tmp/fixture.out" 2>/dev/null || [ $n -ge 500 ]; do n=$((n + 1)); sleep 0.02; done
 	chain_stack "$1" "$2"
 	ok $? "a stack with a local chain starts"
 	trap 'kill $fpid $cpid 2>/dev/null; rm -rf "$http_tmp"; "$top/tools/stack" stop >/dev/null 2>&1' EXIT

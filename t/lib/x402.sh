@@ -22,7 +22,7 @@ facilitator_start() {
 		2>> "$WAYMARK_VAR/log/facilitator.log" &
 	fpid=$!
 	local n=0
-	until grep -q listening "$http_tmp/fac.out" 2>/dev/null || [ $n -ge 100 ]; do n=$((n + 1)); sleep 0.1; done
+	until grep -q listening "$http_tmp/fac.out" 2>/dev/null || [ $n -ge 500 ]; do n=$((n + 1)); sleep 0.02; done
 	grep -q listening "$http_tmp/fac.out"
 }
 
@@ -50,7 +50,7 @@ paid_stack() {
 }
 
 final_write_fails() {
-	mariadb --defaults-file="$WAYMARK_VAR/my.cnf" -uroot waymark <<'SQL'
+	mariadb --defaults-file="$WAYMARK_VAR/my.cnf" -uroot <<'SQL'
 DELIMITER //
 CREATE TRIGGER fail_publish BEFORE UPDATE ON review_publications FOR EACH ROW
 	IF NEW.state = 'published' THEN
