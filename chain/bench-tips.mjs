@@ -11,6 +11,7 @@
 // Prints one JSON line: {emitter, fromBlock, toBlock, events, transactions}.
 // --malformed instead sends one emitMalformed() (a Tip topic0 with a topic missing) and prints
 // {emitter, blockNumber, txHash}.
+// A tool of tools/cli.mjs: the suite's helper runs it in process.
 import {
   parseArgs,
   parseUint,
@@ -24,102 +25,112 @@ import {
   hasCode,
   waitReceipt,
   ANVIL_KEYS,
+  tool,
+  orDie,
 } from './lib.mjs';
+import { cli } from '../tools/cli.mjs';
 
 const USAGE =
   'usage: node chain/bench-tips.mjs --rpc URL --state FILE (--events N [--batch B<=500] | --malformed)';
-const args = parseArgs(
-  process.argv.slice(2),
-  { rpc: 'string', state: 'string', events: 'string', batch: 'string', malformed: 'bool' },
-  ['rpc', 'state'],
-  USAGE,
-);
-if (!args.malformed && args.events === undefined) die(`missing --events\n${USAGE}`);
-const total = args.malformed ? 0 : Number(parseUint(args.events, '--events'));
-const batch = args.batch === undefined ? 500 : Number(parseUint(args.batch, '--batch'));
-if (batch < 1 || batch > 500) die('--batch must be 1..500');
 
-async function main() {
-  ensureBuilt();
-  const st = requireState(args.state);
-  const ctx = await connect(args.rpc);
-  if (Number(st.chainId) !== ctx.chainId) die(`state is for chain ${st.chainId}, RPC is chain ${ctx.chainId}`, 1);
-  const art = loadArtifact('TipBenchEmitter');
-  const wallet = ctx.wallet(ANVIL_KEYS[0]);
-  const pc = ctx.publicClient;
+export async function main(argv, io) {
+  return tool(import.meta.url, io, async () => {
+    const args = parseArgs(
+      argv,
+      { rpc: 'string', state: 'string', events: 'string', batch: 'string', malformed: 'bool' },
+      ['rpc', 'state'],
+      USAGE,
+    );
+    if (!args.malformed && args.events === undefined) die(`missing --events\n${USAGE}`);
+    const total = args.malformed ? 0 : Number(parseUint(args.events, '--events'));
+    const batch = args.batch === undefined ? 500 : Number(parseUint(args.batch, '--batch'));
+    if (batch < 1 || batch > 500) die('--batch must be 1..500');
 
-  if (!st.tipBenchEmitter || !(await hasCode(pc, st.tipBenchEmitter))) {
-    const d = await deploy(ctx, wallet, art);
-    st.tipBenchEmitter = d.address;
-    st.tipBenchEmitterDeployBlock = Number(d.receipt.blockNumber);
-    st.tipBenchNextIndex = 0;
-    writeStateAtomic(args.state, st);
-  }
-  const emitter = st.tipBenchEmitter;
-  let next = BigInt(st.tipBenchNextIndex || 0);
+    async function body() {
+      ensureBuilt({ err: io.err });
+      const st = requireState(args.state, [], io);
+      const ctx = await connect(args.rpc);
+      if (Number(st.chainId) !== ctx.chainId) die(`state is for chain ${st.chainId}, RPC is chain ${ctx.chainId}`, 1);
+      const art = loadArtifact('TipBenchEmitter');
+      const wallet = ctx.wallet(ANVIL_KEYS[0]);
+      const pc = ctx.publicClient;
 
-  if (args.malformed) {
-    const hash = await wallet.writeContract({ address: emitter, abi: art.abi, functionName: 'emitMalformed', args: [] });
-    const r = await waitReceipt(pc, hash);
-    if (r.status !== 'success') die(`emitMalformed reverted in tx ${hash}`, 1);
-    process.stdout.write(JSON.stringify({ emitter, blockNumber: Number(r.blockNumber), txHash: hash }) + '\n');
-    return;
-  }
-  if (total === 0) {
-    const bn = Number(await pc.getBlockNumber());
-    process.stdout.write(JSON.stringify({ emitter, fromBlock: bn + 1, toBlock: bn, events: 0, transactions: 0 }) + '\n');
-    return;
-  }
+      if (!st.tipBenchEmitter || !(await hasCode(pc, st.tipBenchEmitter))) {
+        const d = await deploy(ctx, wallet, art);
+        st.tipBenchEmitter = d.address;
+        st.tipBenchEmitterDeployBlock = Number(d.receipt.blockNumber);
+        st.tipBenchNextIndex = 0;
+        writeStateAtomic(args.state, st, io);
+      }
+      const emitter = st.tipBenchEmitter;
+      let next = BigInt(st.tipBenchNextIndex || 0);
 
-  // One gas estimate for a full batch (+25 %) serves every batch; fees fixed for the run.
-  const full = BigInt(Math.min(batch, total));
-  const est = await pc.estimateContractGas({
-    address: emitter,
-    abi: art.abi,
-    functionName: 'emitMany',
-    args: [full, next],
-    account: wallet.account,
-  });
-  const gas = (est * 5n) / 4n;
-  const block = await pc.getBlock();
-  const maxPriorityFeePerGas = 1_000_000_000n;
-  const maxFeePerGas = (block.baseFeePerGas ?? 1_000_000_000n) * 4n + maxPriorityFeePerGas;
-  let nonce = await pc.getTransactionCount({ address: wallet.account.address, blockTag: 'pending' });
+      if (args.malformed) {
+        const hash = await wallet.writeContract({ address: emitter, abi: art.abi, functionName: 'emitMalformed', args: [] });
+        const r = await waitReceipt(pc, hash);
+        if (r.status !== 'success') die(`emitMalformed reverted in tx ${hash}`, 1);
+        io.out(JSON.stringify({ emitter, blockNumber: Number(r.blockNumber), txHash: hash }) + '\n');
+        return;
+      }
+      if (total === 0) {
+        const bn = Number(await pc.getBlockNumber());
+        io.out(JSON.stringify({ emitter, fromBlock: bn + 1, toBlock: bn, events: 0, transactions: 0 }) + '\n');
+        return;
+      }
 
-  const hashes = [];
-  for (let done = 0; done < total; ) {
-    const n = Math.min(batch, total - done);
-    hashes.push(
-      await wallet.writeContract({
+      // One gas estimate for a full batch (+25 %) serves every batch; fees fixed for the run.
+      const full = BigInt(Math.min(batch, total));
+      const est = await pc.estimateContractGas({
         address: emitter,
         abi: art.abi,
         functionName: 'emitMany',
-        args: [BigInt(n), next],
-        gas,
-        nonce: nonce++,
-        maxFeePerGas,
-        maxPriorityFeePerGas,
-      }),
-    );
-    next += BigInt(n);
-    done += n;
-  }
+        args: [full, next],
+        account: wallet.account,
+      });
+      const gas = (est * 5n) / 4n;
+      const block = await pc.getBlock();
+      const maxPriorityFeePerGas = 1_000_000_000n;
+      const maxFeePerGas = (block.baseFeePerGas ?? 1_000_000_000n) * 4n + maxPriorityFeePerGas;
+      let nonce = await pc.getTransactionCount({ address: wallet.account.address, blockTag: 'pending' });
 
-  let fromBlock = Infinity;
-  let toBlock = -1;
-  let events = 0;
-  for (const h of hashes) {
-    const r = await waitReceipt(pc, h);
-    if (r.status !== 'success') die(`emitMany reverted in tx ${h}`, 1);
-    fromBlock = Math.min(fromBlock, Number(r.blockNumber));
-    toBlock = Math.max(toBlock, Number(r.blockNumber));
-    events += r.logs.filter((l) => l.address.toLowerCase() === emitter.toLowerCase()).length;
-  }
-  if (events !== total) die(`expected ${total} events, receipts show ${events}`, 1);
+      const hashes = [];
+      for (let done = 0; done < total; ) {
+        const n = Math.min(batch, total - done);
+        hashes.push(
+          await wallet.writeContract({
+            address: emitter,
+            abi: art.abi,
+            functionName: 'emitMany',
+            args: [BigInt(n), next],
+            gas,
+            nonce: nonce++,
+            maxFeePerGas,
+            maxPriorityFeePerGas,
+          }),
+        );
+        next += BigInt(n);
+        done += n;
+      }
 
-  st.tipBenchNextIndex = Number(next);
-  writeStateAtomic(args.state, st);
-  process.stdout.write(JSON.stringify({ emitter, fromBlock, toBlock, events, transactions: hashes.length }) + '\n');
+      let fromBlock = Infinity;
+      let toBlock = -1;
+      let events = 0;
+      for (const h of hashes) {
+        const r = await waitReceipt(pc, h);
+        if (r.status !== 'success') die(`emitMany reverted in tx ${h}`, 1);
+        fromBlock = Math.min(fromBlock, Number(r.blockNumber));
+        toBlock = Math.max(toBlock, Number(r.blockNumber));
+        events += r.logs.filter((l) => l.address.toLowerCase() === emitter.toLowerCase()).length;
+      }
+      if (events !== total) die(`expected ${total} events, receipts show ${events}`, 1);
+
+      st.tipBenchNextIndex = Number(next);
+      writeStateAtomic(args.state, st, io);
+      io.out(JSON.stringify({ emitter, fromBlock, toBlock, events, transactions: hashes.length }) + '\n');
+    }
+
+    return orDie(body);
+  });
 }
 
-main().catch((e) => die(e.shortMessage || e.message, 1));
+cli(import.meta.url, main);

@@ -35,8 +35,11 @@ function upToDate(files) {
   return true;
 }
 
-/** Compile if needed. Returns true when it compiled, false when it was a no-op. */
-export function ensureBuilt({ force = false } = {}) {
+/**
+ * Compile if needed. Returns true when it compiled, false when it was a no-op. err: where
+ * solc's warnings and errors go (a tool's io.err; default this process's standard error).
+ */
+export function ensureBuilt({ force = false, err = (m) => process.stderr.write(m) } = {}) {
   const files = sources();
   if (!force && upToDate(files)) return false;
 
@@ -56,10 +59,10 @@ export function ensureBuilt({ force = false } = {}) {
   const out = JSON.parse(solc.compile(JSON.stringify(input)));
   const errors = (out.errors || []).filter((e) => e.severity === 'error');
   for (const e of out.errors || []) {
-    if (e.severity !== 'error') process.stderr.write(`compile.mjs: ${e.formattedMessage || e.message}\n`);
+    if (e.severity !== 'error') err(`compile.mjs: ${e.formattedMessage || e.message}\n`);
   }
   if (errors.length) {
-    for (const e of errors) process.stderr.write(`compile.mjs: ${e.formattedMessage || e.message}\n`);
+    for (const e of errors) err(`compile.mjs: ${e.formattedMessage || e.message}\n`);
     throw new Error(`solc reported ${errors.length} error(s)`);
   }
 

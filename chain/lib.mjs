@@ -1,6 +1,11 @@
 // Shared helpers for the chain/ scripts (viem only). Not a CLI.
+// The scripts are tools of tools/cli.mjs, run in process by the suite's
+// helper: nothing here exits or keeps state between calls; die() and
+// parseArgs() throw, and tool() writes what they threw.
 import fs from 'node:fs';
 import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
 import {
   createPublicClient,
   createWalletClient,
@@ -17,6 +22,7 @@ import {
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { ensureBuilt, loadArtifact } from './compile.mjs';
+import { Exit } from '../tools/cli.mjs';
 
 export { ensureBuilt, loadArtifact };
 
@@ -58,6 +64,46 @@ export const ATTESTATION_BASE_URI = 'https://attestations.invalid/tip/';
 
 // ------------------------------------------------------------------ CLI
 
+// What die() and parseArgs' -h throw; tool() writes them.
+class Die extends Exit {
+  constructor(status, text) {
+    super(status, text);
+    this.text = `${text}`;
+  }
+}
+class Help extends Exit {}
+
+/**
+ * Runs body, the whole of a chain tool's main(argv, io) (module url): a die(msg, code) in it
+ * ends the call with "SCRIPT: msg" on its standard error and status code, parseArgs' -h
+ * with the usage on its standard output and status 0, as when they exited the process.
+ */
+export async function tool(url, io, body) {
+  try {
+    return await body();
+  } catch (e) {
+    if (e instanceof Help) {
+      io.out(e.message + '\n');
+      return 0;
+    }
+    if (e instanceof Die) {
+      io.err(`${path.basename(fileURLToPath(url))}: ${e.text}\n`);
+      return e.status;
+    }
+    throw e;
+  }
+}
+
+/** Runs body; any error but a tool's end dies with status 1 (the scripts' main().catch). */
+export async function orDie(body) {
+  try {
+    return await body();
+  } catch (e) {
+    if (e instanceof Exit) throw e;
+    return die(e.shortMessage || e.message, 1);
+  }
+}
+
 /**
  * Minimal `--name value` / `--flag` parser. spec: {name: 'string'|'bool'}. Unknown options,
  * missing values and missing required options (names in `required`) are fatal.
@@ -66,10 +112,7 @@ export function parseArgs(argv, spec, required = [], usage = '') {
   const out = {};
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    if (a === '-h' || a === '--help') {
-      process.stdout.write(usage + '\n');
-      process.exit(0);
-    }
+    if (a === '-h' || a === '--help') throw new Help(0, usage);
     if (!a.startsWith('--')) die(`unexpected argument: ${a}\n${usage}`);
     let key = a.slice(2);
     let val;
@@ -93,9 +136,9 @@ export function parseArgs(argv, spec, required = [], usage = '') {
   return out;
 }
 
+/** Ends the tool: "SCRIPT: msg" on its standard error, exit status code (see tool()). */
 export function die(msg, code = 2) {
-  process.stderr.write(`${path.basename(process.argv[1] || 'chain')}: ${msg}\n`);
-  process.exit(code);
+  throw new Die(code, msg);
 }
 
 export function parseBytes32(s, what) {
@@ -125,17 +168,18 @@ export function parseKey(s, what) {
 
 // ------------------------------------------------------------------ state file
 
-export function readState(file) {
+// file: as the caller named it (messages name it so); io.resolve makes it absolute.
+export function readState(file, io) {
   try {
-    return JSON.parse(fs.readFileSync(file, 'utf8'));
+    return JSON.parse(fs.readFileSync(io ? io.resolve(file) : file, 'utf8'));
   } catch (e) {
     if (e.code === 'ENOENT') return null;
     throw new Error(`cannot read state file ${file}: ${e.message}`);
   }
 }
 
-export function requireState(file, extra = []) {
-  const st = readState(file);
+export function requireState(file, extra = [], io) {
+  const st = readState(file, io);
   if (!st) die(`state file ${file} not found (run chain/deploy.mjs first)`);
   for (const k of ['chainId', 'usdc', 'boon', 'companion', ...extra]) {
     if (!st[k]) die(`state file ${file} lacks "${k}"`);
@@ -143,12 +187,14 @@ export function requireState(file, extra = []) {
   return st;
 }
 
-export function writeStateAtomic(file, obj) {
-  const dir = path.dirname(path.resolve(file));
+export function writeStateAtomic(file, obj, io) {
+  const abs = io ? io.resolve(file) : path.resolve(file);
+  const dir = path.dirname(abs);
   fs.mkdirSync(dir, { recursive: true });
-  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.tmp`);
+  // Calls in one process share a pid: the random part keeps their temporary files apart.
+  const tmp = path.join(dir, `.${path.basename(file)}.${process.pid}.${randomBytes(6).toString('hex')}.tmp`);
   fs.writeFileSync(tmp, JSON.stringify(obj, null, 2) + '\n');
-  fs.renameSync(tmp, file);
+  fs.renameSync(tmp, abs);
 }
 
 // ------------------------------------------------------------------ clients

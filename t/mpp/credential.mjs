@@ -11,18 +11,28 @@
 // Prints one JSON line: {authorization, challenge (the one signed), idValid
 // (with --check-id S: whether mppx's Challenge.verify accepts the served
 // challenge's id under S, i.e. our HMAC binding is the reference's)}.
+// A tool of tools/cli.mjs: the suite's helper runs it in process.
 import fs from 'node:fs';
 import { privateKeyToAccount } from 'viem/accounts';
 import { Challenge } from 'mppx';
 import { Mppx, evm } from 'mppx/client';
+import { cli } from '../../tools/cli.mjs';
 
-const opt = {};
-for (let i = 2; i < process.argv.length; i += 2) opt[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
+export async function main(argv, io) {
+  const opt = {};
+  for (let i = 0; i < argv.length; i += 2) opt[argv[i].replace(/^--/, '')] = argv[i + 1];
+  try {
+    await sign(opt, io);
+  } catch (e) {
+    io.out(JSON.stringify({ error: String(e.message || e) }) + '\n');
+    return 1;
+  }
+}
 
-async function main() {
+async function sign(opt, io) {
   const account = privateKeyToAccount(opt.key);
   const init = opt.body
-    ? { method: opt.method || 'POST', headers: { 'Content-Type': 'application/json' }, body: fs.readFileSync(opt.body, 'utf8') }
+    ? { method: opt.method || 'POST', headers: { 'Content-Type': 'application/json' }, body: fs.readFileSync(io.resolve(opt.body), 'utf8') }
     : { method: opt.method || 'GET' };
   const res = await fetch(opt.url, init);
   if (res.status !== 402) throw new Error(`expected a 402, got ${res.status}`);
@@ -51,9 +61,7 @@ async function main() {
   // A 402 carrying only the (possibly re-issued) challenge, for mppx to answer.
   const forged = new Response(null, { status: 402, headers: { 'WWW-Authenticate': Challenge.serialize(challenge) } });
   const authorization = await mppx.createCredential(forged);
-  process.stdout.write(JSON.stringify({ authorization, challenge, idValid }) + '\n');
+  io.out(JSON.stringify({ authorization, challenge, idValid }) + '\n');
 }
-main().catch((e) => {
-  process.stdout.write(JSON.stringify({ error: String(e.message || e) }) + '\n');
-  process.exit(1);
-});
+
+cli(import.meta.url, main);

@@ -9,6 +9,7 @@
 // Usage: node copy-commitment.mjs --rpc URL --state FILE --from-key 0xKEY --handle H
 //          --commitment 0xC [--amount N]   (default 150000)
 // Prints one JSON line: {txHash, blockNumber, tipId, tipper, handle, amount, commitment}.
+// A tool of tools/cli.mjs: the suite's helper runs it in process.
 import { getAddress } from 'viem';
 import {
   parseArgs,
@@ -23,39 +24,48 @@ import {
   waitReceipt,
   handleHash,
   eventsFromReceipt,
+  tool,
+  orDie,
 } from '../../chain/lib.mjs';
+import { cli } from '../../tools/cli.mjs';
 
-const USAGE = 'usage: node copy-commitment.mjs --rpc URL --state FILE --from-key 0xKEY --handle H --commitment 0xC [--amount N]';
-const args = parseArgs(process.argv.slice(2),
-  { rpc: 'string', state: 'string', 'from-key': 'string', handle: 'string', commitment: 'string', amount: 'string' },
-  ['rpc', 'state', 'from-key', 'handle', 'commitment'], USAGE);
-if (!/^0x[0-9a-fA-F]{64}$/.test(args.commitment)) die(`--commitment must be 0x and 64 hex digits\n${USAGE}`);
+export async function main(argv, io) {
+  return tool(import.meta.url, io, async () => {
+    const USAGE = 'usage: node copy-commitment.mjs --rpc URL --state FILE --from-key 0xKEY --handle H --commitment 0xC [--amount N]';
+    const args = parseArgs(argv,
+      { rpc: 'string', state: 'string', 'from-key': 'string', handle: 'string', commitment: 'string', amount: 'string' },
+      ['rpc', 'state', 'from-key', 'handle', 'commitment'], USAGE);
+    if (!/^0x[0-9a-fA-F]{64}$/.test(args.commitment)) die(`--commitment must be 0x and 64 hex digits\n${USAGE}`);
 
-async function main() {
-  ensureBuilt();
-  const st = requireState(args.state, ['tips']);
-  const ctx = await connect(args.rpc);
-  const wallet = ctx.wallet(parseKey(args['from-key'], '--from-key'));
-  const abi = loadArtifact('TipSettlement').abi;
-  const amount = args.amount === undefined ? 150000n : parseUint(args.amount, '--amount');
-  const read = (fn, a = []) => ctx.publicClient.readContract({ address: st.tips, abi, functionName: fn, args: a });
-  const hh = handleHash(args.handle);
-  const expect = await read('linkedWallet', [hh]);
-  await fundAndApprove(ctx, wallet, st, amount, await read('PRIVATE_TIP_BURN'), st.tips);
-  const none = { deadline: 0n, v: 0, r: '0x' + '00'.repeat(32), s: '0x' + '00'.repeat(32) };
-  const { request } = await ctx.publicClient.simulateContract({
-    address: st.tips, abi, functionName: 'tipPrivate',
-    args: [hh, args.handle, expect, amount, args.commitment, false, none], account: wallet.account,
+    async function body() {
+      ensureBuilt({ err: io.err });
+      const st = requireState(args.state, ['tips'], io);
+      const ctx = await connect(args.rpc);
+      const wallet = ctx.wallet(parseKey(args['from-key'], '--from-key'));
+      const abi = loadArtifact('TipSettlement').abi;
+      const amount = args.amount === undefined ? 150000n : parseUint(args.amount, '--amount');
+      const read = (fn, a = []) => ctx.publicClient.readContract({ address: st.tips, abi, functionName: fn, args: a });
+      const hh = handleHash(args.handle);
+      const expect = await read('linkedWallet', [hh]);
+      await fundAndApprove(ctx, wallet, st, amount, await read('PRIVATE_TIP_BURN'), st.tips);
+      const none = { deadline: 0n, v: 0, r: '0x' + '00'.repeat(32), s: '0x' + '00'.repeat(32) };
+      const { request } = await ctx.publicClient.simulateContract({
+        address: st.tips, abi, functionName: 'tipPrivate',
+        args: [hh, args.handle, expect, amount, args.commitment, false, none], account: wallet.account,
+      });
+      const hash = await wallet.writeContract(request);
+      const receipt = await waitReceipt(ctx.publicClient, hash);
+      if (receipt.status !== 'success') die(`tipPrivate reverted in tx ${hash}`, 1);
+      const ev = eventsFromReceipt(receipt, [{ contract: 'tips', address: st.tips, abi }])
+        .find((e) => e.args.tipId !== undefined);
+      io.out(JSON.stringify({
+        txHash: hash, blockNumber: Number(receipt.blockNumber), tipId: ev ? ev.args.tipId : null,
+        tipper: getAddress(wallet.account.address), handle: args.handle, amount: amount.toString(), commitment: args.commitment,
+      }) + '\n');
+    }
+
+    return orDie(body);
   });
-  const hash = await wallet.writeContract(request);
-  const receipt = await waitReceipt(ctx.publicClient, hash);
-  if (receipt.status !== 'success') die(`tipPrivate reverted in tx ${hash}`, 1);
-  const ev = eventsFromReceipt(receipt, [{ contract: 'tips', address: st.tips, abi }])
-    .find((e) => e.args.tipId !== undefined);
-  process.stdout.write(JSON.stringify({
-    txHash: hash, blockNumber: Number(receipt.blockNumber), tipId: ev ? ev.args.tipId : null,
-    tipper: getAddress(wallet.account.address), handle: args.handle, amount: amount.toString(), commitment: args.commitment,
-  }) + '\n');
 }
 
-main().catch((e) => die(e.shortMessage || e.message, 1));
+cli(import.meta.url, main);

@@ -14,6 +14,7 @@
 // chain). The routeId expected for a note is derived here the way the
 // deployed client does: WHATWG Request/URL normalization, then
 // keccak256("boon:x402-route:v1\n" METHOD "\n" ORIGIN "\n" PATH).
+// A tool of tools/cli.mjs: the suite's helper runs it in process.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -28,6 +29,7 @@ import {
   toHex,
 } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
+import { cli } from '../../tools/cli.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -124,10 +126,10 @@ export async function build(spec) {
 
 // ---- stack-test mode
 
-async function bodyMode() {
-  const spec = JSON.parse(readFileSync(0, 'utf8'));
+async function bodyMode(io) {
+  const spec = JSON.parse(await io.stdin());
   const { noteJson, offerJson, signature } = await build(spec);
-  process.stdout.write(JSON.stringify({ noteJson, offerJson, signature }) + '\n');
+  io.out(JSON.stringify({ noteJson, offerJson, signature }) + '\n');
 }
 
 // ---- vector file
@@ -183,7 +185,7 @@ async function invalid(name, spec, code, field) {
   return { name, noteJson, offerJson, signature, code, field };
 }
 
-async function vectorFile() {
+async function vectorFile(io) {
   const viemVersion = JSON.parse(readFileSync(join(here, 'node_modules/viem/package.json'), 'utf8')).version;
   const out = {
     description:
@@ -235,13 +237,17 @@ async function vectorFile() {
   };
   const file = join(here, '..', 'vectors', 'route-contexts.json');
   writeFileSync(file, JSON.stringify(out, null, 2) + '\n');
-  process.stderr.write(`wrote ${file}: ${out.valid.length} valid, ${out.invalid.length} invalid\n`);
+  io.err(`wrote ${file}: ${out.valid.length} valid, ${out.invalid.length} invalid\n`);
 }
 
-if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  const main = process.argv[2] === 'body' ? bodyMode : vectorFile;
-  main().catch((e) => {
-    process.stderr.write(`gen-route-context: ${e.stack || e.message}\n`);
-    process.exit(1);
-  });
+export async function main(argv, io) {
+  const mode = argv[0] === 'body' ? bodyMode : vectorFile;
+  try {
+    await mode(io);
+  } catch (e) {
+    io.err(`gen-route-context: ${e.stack || e.message}\n`);
+    return 1;
+  }
 }
+
+cli(import.meta.url, main);

@@ -5,8 +5,9 @@
 // Usage: node jcs-digest.mjs [MEMBER] < document.json
 // Prints "sha256:<64 hex>" of document[MEMBER] (of the whole document
 // without MEMBER). Exits 1 on a number that is not a safe integer.
+// A tool of tools/cli.mjs: the suite's helper runs it in process.
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
+import { cli } from '../../tools/cli.mjs';
 
 function canonical(v) {
   if (v === null || typeof v === 'boolean' || typeof v === 'string') return JSON.stringify(v);
@@ -19,11 +20,15 @@ function canonical(v) {
   return `{${Object.keys(v).sort().map((k) => `${JSON.stringify(k)}:${canonical(v[k])}`).join(',')}}`;
 }
 
-const doc = JSON.parse(readFileSync(0, 'utf8'));
-const value = process.argv[2] ? doc[process.argv[2]] : doc;
-try {
-  console.log(`sha256:${createHash('sha256').update(canonical(value), 'utf8').digest('hex')}`);
-} catch (e) {
-  console.log(String(e.message));
-  process.exit(1);
+export async function main(argv, io) {
+  const doc = JSON.parse(await io.stdin());
+  const value = argv[0] ? doc[argv[0]] : doc;
+  try {
+    io.out(`sha256:${createHash('sha256').update(canonical(value), 'utf8').digest('hex')}\n`);
+  } catch (e) {
+    io.out(`${String(e.message)}\n`);
+    return 1;
+  }
 }
+
+cli(import.meta.url, main);

@@ -11,9 +11,17 @@
 //   node privtip-blob.mjs batch < LINES
 //     many at once: each input line a JSON object {op: "commit"|"seal", and the options above
 //     as members}; one JSON line out per line in.
+// A tool of tools/cli.mjs: the suite's helper runs it in process.
 import crypto from 'node:crypto';
-import { createInterface } from 'node:readline';
 import { concat, keccak256, toBytes } from 'viem';
+import { cli, fail } from '../../tools/cli.mjs';
+
+// The lines of a text as node:readline gives them (\n, \r\n or \r ends a line).
+function lines(text) {
+  const ls = text.split(/\r\n|\n|\r/);
+  if (ls[ls.length - 1] === '') ls.pop();
+  return ls;
+}
 
 const hex = (s) => Buffer.from(s.replace(/^0x/, ''), 'hex');
 
@@ -39,20 +47,23 @@ function run(op, o) {
   }
 }
 
-const [mode, ...rest] = process.argv.slice(2);
-try {
-  if (mode === 'batch') {
-    for await (const line of createInterface({ input: process.stdin })) {
-      if (line.trim() === '') continue;
-      const o = JSON.parse(line);
-      process.stdout.write(JSON.stringify(run(o.op, o)) + '\n');
+export async function main(argv, io) {
+  const [mode, ...rest] = argv;
+  try {
+    if (mode === 'batch') {
+      for (const line of lines(await io.stdin())) {
+        if (line.trim() === '') continue;
+        const o = JSON.parse(line);
+        io.out(JSON.stringify(run(o.op, o)) + '\n');
+      }
+    } else {
+      const o = {};
+      for (let i = 0; i < rest.length; i += 2) o[rest[i].replace(/^--/, '')] = rest[i + 1];
+      io.out(JSON.stringify(run(mode, o)) + '\n');
     }
-  } else {
-    const o = {};
-    for (let i = 0; i < rest.length; i += 2) o[rest[i].replace(/^--/, '')] = rest[i + 1];
-    process.stdout.write(JSON.stringify(run(mode, o)) + '\n');
+  } catch (e) {
+    fail(2, `privtip-blob: ${e.message}\nusage: node privtip-blob.mjs commit|seal|batch ...\n`);
   }
-} catch (e) {
-  process.stderr.write(`privtip-blob: ${e.message}\nusage: node privtip-blob.mjs commit|seal|batch ...\n`);
-  process.exit(2);
 }
+
+cli(import.meta.url, main);

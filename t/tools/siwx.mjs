@@ -19,29 +19,37 @@
 // SmartWallet.sol) whose owner is --key: the owner signs the EIP-191 hash
 // of the sign-in text, and the proof names the wallet's address. --6492
 // wraps that signature for a wallet not deployed yet (EIP-6492).
+// A tool of tools/cli.mjs: the suite's helper runs it in process.
 import { siwxSigner, siwxProof, siwxFetch } from './siwx-client.mjs';
+import { cli, fail, Exit } from '../../tools/cli.mjs';
 
-const [mode, ...rest] = process.argv.slice(2);
-const opt = { set: [], drop: [] };
-for (let i = 0; i < rest.length; i += 2) {
-  const k = rest[i].replace(/^--/, ''), v = rest[i + 1];
-  if (v === undefined) die(`missing value for --${k}`);
-  if (k === 'set' || k === 'drop') opt[k].push(v); else opt[k] = v;
-}
-function die(m) { process.stderr.write(`siwx.mjs: ${m}\n`); process.exit(2); }
-if (!opt.key || !opt.url || (mode !== 'sign' && mode !== 'fetch')) die('usage: see the head of this file');
+function die(m) { fail(2, `siwx.mjs: ${m}`); }
 
-const signer = siwxSigner(opt.key, { wallet: opt.wallet, erc6492: opt['6492'] });
-const alter = { set: opt.set, drop: opt.drop };
-try {
-  if (mode === 'sign') {
-    if (!opt.challenge) die('sign needs --challenge');
-    process.stdout.write(await siwxProof(signer, opt.challenge, opt.url, alter) + '\n');
-  } else {
-    const init = { method: opt.method ?? 'GET', headers: {} };
-    if (opt.body !== undefined) { init.body = opt.body; init.headers['Content-Type'] = 'application/json'; }
-    process.stdout.write(JSON.stringify(await siwxFetch(signer, opt.url, init, alter)) + '\n');
+export async function main(argv, io) {
+  const [mode, ...rest] = argv;
+  const opt = { set: [], drop: [] };
+  for (let i = 0; i < rest.length; i += 2) {
+    const k = rest[i].replace(/^--/, ''), v = rest[i + 1];
+    if (v === undefined) die(`missing value for --${k}`);
+    if (k === 'set' || k === 'drop') opt[k].push(v); else opt[k] = v;
   }
-} catch (e) {
-  die(e.message || String(e));
+  if (!opt.key || !opt.url || (mode !== 'sign' && mode !== 'fetch')) die('usage: see the head of this file');
+
+  const signer = siwxSigner(opt.key, { wallet: opt.wallet, erc6492: opt['6492'] });
+  const alter = { set: opt.set, drop: opt.drop };
+  try {
+    if (mode === 'sign') {
+      if (!opt.challenge) die('sign needs --challenge');
+      io.out(await siwxProof(signer, opt.challenge, opt.url, alter) + '\n');
+    } else {
+      const init = { method: opt.method ?? 'GET', headers: {} };
+      if (opt.body !== undefined) { init.body = opt.body; init.headers['Content-Type'] = 'application/json'; }
+      io.out(JSON.stringify(await siwxFetch(signer, opt.url, init, alter)) + '\n');
+    }
+  } catch (e) {
+    if (e instanceof Exit) throw e;
+    die(e.message || String(e));
+  }
 }
+
+cli(import.meta.url, main);
