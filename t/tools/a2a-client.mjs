@@ -31,6 +31,7 @@
 //
 // Exits 1 only when the arguments are wrong or the card cannot be resolved
 // (the report then says why).
+// A tool of tools/cli.mjs: the suite's helper runs it in process.
 import { readFileSync, readdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -41,13 +42,28 @@ import {
   ServiceParameters,
 } from '@a2a-js/sdk/client';
 import { Role, SendMessageResponse, Task, Message, taskStateToJSON, roleToJSON } from '@a2a-js/sdk';
+import { cli, fail } from '../../tools/cli.mjs';
 
-const [mode, ...rest] = process.argv.slice(2);
-
-function usage() {
-  process.stderr.write('usage: node a2a-client.mjs send BASE CASES.json | parse FILE[:STATUS]... | validate LIST\n');
-  process.exit(1);
+export async function main(argv, io) {
+  const [mode, ...rest] = argv;
+  if (mode === 'send' && rest.length === 2) return send(io, rest[0], rest[1]);
+  else if (mode === 'validate' && rest.length === 1) await validateAll(io, rest[0]);
+  else if (mode === 'parse' && rest.length >= 1) await parse(io, rest);
+  else fail(1, 'usage: node a2a-client.mjs send BASE CASES.json | parse FILE[:STATUS]... | validate LIST\n');
 }
+
+// fn(the caller's path p made absolute); an error names p as the caller gave it.
+function atCallerPath(io, p, fn) {
+  if (typeof p !== 'string') return fn(p);
+  const abs = io.resolve(p);
+  try {
+    return fn(abs);
+  } catch (e) {
+    if (abs !== p && typeof e?.message === 'string') e.message = e.message.split(abs).join(p);
+    throw e;
+  }
+}
+const readText = (io, p) => atCallerPath(io, p, (abs) => readFileSync(abs, 'utf8'));
 
 // Paths of the members of `orig` that `back` (its proto round trip) lost
 // or changed. Members whose value is a proto default (empty string or
@@ -120,8 +136,8 @@ function errorReport(e) {
   };
 }
 
-async function send(base, casesFile) {
-  const cases = JSON.parse(readFileSync(casesFile, 'utf8'));
+async function send(io, base, casesFile) {
+  const cases = JSON.parse(readText(io, casesFile));
   const report = { requests: [], cases: {} };
   // Record what the SDK puts on the wire and what it gets back.
   const recordingFetch = async (url, init = {}) => {
@@ -151,8 +167,8 @@ async function send(base, casesFile) {
     client = await factory.createFromUrl(base);
   } catch (e) {
     report.resolveError = String(e?.message ?? e);
-    console.log(JSON.stringify(report));
-    process.exit(1);
+    io.out(JSON.stringify(report) + '\n');
+    return 1;
   }
   const card = client.agentCard;
   report.card = {
@@ -203,17 +219,17 @@ async function send(base, casesFile) {
     }
     report.cases[c.name].exchange = report.requests[n] ?? null;
   }
-  console.log(JSON.stringify(report));
+  io.out(JSON.stringify(report) + '\n');
 }
 
-async function parse(specs) {
+async function parse(io, specs) {
   const report = {};
   for (const spec of specs) {
     const m = /^(.*?)(?::([0-9]{3}))?$/.exec(spec);
     const file = m[1];
     const status = m[2] ? Number(m[2]) : 200;
     const name = basename(file).replace(/\.json$/, '');
-    const text = readFileSync(file, 'utf8');
+    const text = readText(io, file);
     // The transport fetches; this fetch answers with the collected body.
     const fetchImpl = async () =>
       new Response(text, { status, headers: { 'Content-Type': 'application/a2a+json' } });
@@ -247,10 +263,10 @@ async function parse(specs) {
     }
     report[name] = r;
   }
-  console.log(JSON.stringify(report));
+  io.out(JSON.stringify(report) + '\n');
 }
 
-async function validateAll(listFile) {
+async function validateAll(io, listFile) {
   const { default: Ajv2020 } = await import('ajv/dist/2020.js');
   const { default: addFormats } = await import('ajv-formats');
   const compiled = new Map();
@@ -259,20 +275,20 @@ async function validateAll(listFile) {
       const ajv = new Ajv2020({ allErrors: true, strict: true });
       addFormats(ajv);
       const dir = dirname(schemaFile);
-      for (const f of readdirSync(dir)) {
-        if (f.endsWith('.json') && f !== basename(schemaFile)) ajv.addSchema(JSON.parse(readFileSync(join(dir, f), 'utf8')));
+      for (const f of atCallerPath(io, dir, readdirSync)) {
+        if (f.endsWith('.json') && f !== basename(schemaFile)) ajv.addSchema(JSON.parse(readText(io, join(dir, f))));
       }
-      compiled.set(schemaFile, ajv.compile(JSON.parse(readFileSync(schemaFile, 'utf8'))));
+      compiled.set(schemaFile, ajv.compile(JSON.parse(readText(io, schemaFile))));
     }
     return compiled.get(schemaFile);
   };
   const out = [];
-  for (const line of readFileSync(listFile, 'utf8').split('\n')) {
+  for (const line of readText(io, listFile).split('\n')) {
     if (!line.trim()) continue;
     const [schemaFile, docFile] = line.split(' ');
     let doc;
     try {
-      doc = JSON.parse(readFileSync(docFile, 'utf8'));
+      doc = JSON.parse(readText(io, docFile));
     } catch (e) {
       out.push(`not JSON: ${e.message}`);
       continue;
@@ -281,10 +297,7 @@ async function validateAll(listFile) {
     out.push(validate(doc) ? 'valid'
       : validate.errors.map((e) => `${e.instancePath || '/'} ${e.message} ${JSON.stringify(e.params)}`).join('\n'));
   }
-  console.log(JSON.stringify(out));
+  io.out(JSON.stringify(out) + '\n');
 }
 
-if (mode === 'send' && rest.length === 2) await send(rest[0], rest[1]);
-else if (mode === 'validate' && rest.length === 1) await validateAll(rest[0]);
-else if (mode === 'parse' && rest.length >= 1) await parse(rest);
-else usage();
+cli(import.meta.url, main);
