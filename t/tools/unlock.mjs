@@ -19,26 +19,41 @@
 // challenge (the parsed answer, or null), address, sig, nonce, deadline}: address, sig, nonce
 // and deadline are the header values (nonce and deadline those of the challenge, or the ones
 // given). A challenge not answered 200 gives sig, nonce and deadline null (exit 1 without --batch).
-import { createInterface } from 'node:readline';
+// A tool of tools/cli.mjs: the suite's helper runs it in process.
 import { privateKeyToAccount } from 'viem/accounts';
+import { cli, fail } from '../../tools/cli.mjs';
 
-function usage() {
-  process.stderr.write('usage: node unlock.mjs --url BASE --chain-id N --contract 0xTIPS (--tip ID --key 0xKEY ' +
-    '[--nonce 0x --deadline N] [--sign-tip ID] [--sign-nonce 0x] [--sign-deadline N] [--sign-chain-id N] | --batch)\n');
-  process.exit(2);
-}
-const opt = {};
-const argv = process.argv.slice(2);
-for (let i = 0; i < argv.length; i++) {
-  if (!argv[i].startsWith('--')) usage();
-  if (argv[i] === '--batch') opt.batch = true;
-  else if (argv[i + 1] === undefined) usage();
-  else opt[argv[i].slice(2)] = argv[++i];
-}
-for (const k of ['url', 'chain-id', 'contract']) if (opt[k] === undefined) usage();
-const base = opt.url.replace(/\/+$/, '');
+const USAGE = 'usage: node unlock.mjs --url BASE --chain-id N --contract 0xTIPS (--tip ID --key 0xKEY ' +
+  '[--nonce 0x --deadline N] [--sign-tip ID] [--sign-nonce 0x] [--sign-deadline N] [--sign-chain-id N] | --batch)\n';
 
-async function job(j, done) {
+export async function main(argv, io) {
+  const opt = {};
+  for (let i = 0; i < argv.length; i++) {
+    if (!argv[i].startsWith('--')) fail(2, USAGE);
+    if (argv[i] === '--batch') opt.batch = true;
+    else if (argv[i + 1] === undefined) fail(2, USAGE);
+    else opt[argv[i].slice(2)] = argv[++i];
+  }
+  for (const k of ['url', 'chain-id', 'contract']) if (opt[k] === undefined) fail(2, USAGE);
+  const base = opt.url.replace(/\/+$/, '');
+
+  if (opt.batch) {
+    // The lines readline would give (it ends a line at \n, \r\n or \r).
+    const done = [];
+    for (const line of (await io.stdin()).split(/\r\n|\n|\r/)) {
+      if (line.trim() === '') continue;
+      const out = await job(JSON.parse(line), done, opt, base);
+      done.push(out);
+      io.out(JSON.stringify(out) + '\n');
+    }
+  } else {
+    const out = await job(opt, [], opt, base);
+    io.out(JSON.stringify(out) + '\n');
+    if (out.sig === null) return 1;
+  }
+}
+
+async function job(j, done, opt, base) {
   if (j.tip === undefined || j.key === undefined) throw new Error('a job needs tip and key');
   const account = privateKeyToAccount(j.key);
   const out = {
@@ -86,16 +101,4 @@ async function job(j, done) {
   return out;
 }
 
-if (opt.batch) {
-  const done = [];
-  for await (const line of createInterface({ input: process.stdin })) {
-    if (line.trim() === '') continue;
-    const out = await job(JSON.parse(line), done);
-    done.push(out);
-    process.stdout.write(JSON.stringify(out) + '\n');
-  }
-} else {
-  const out = await job(opt, []);
-  process.stdout.write(JSON.stringify(out) + '\n');
-  if (out.sig === null) process.exit(1);
-}
+cli(import.meta.url, main);
