@@ -19,8 +19,7 @@ viem=$top/t/tools/node_modules/viem/_cjs
 KEY0=0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80   # the endpoint payTo
 KEY5=0x8b3a350cf5c34c9194ca85829a2df0ec3153be0318b5e2d3348e872092edffba   # takes no part
 KEY9=0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6   # the network payTo
-address_of() { node -e 'const {privateKeyToAccount}=require(process.argv[1]);console.log(privateKeyToAccount(process.argv[2]).address)' \
-	"$viem/accounts/index.js" "$1"; }
+address_of() { node "$top/t/tools/addr.mjs" "$1"; }
 ADDR0=$(address_of $KEY0); ADDR7=$(address_of $KEY7); ADDR9=$(address_of $KEY9)
 ROUTE=0x4fa0fcdb54475d7e8c02c5fd1e4ffac0f2b5997975e9be2988a1d5759f8e6af0   # GET https://api.example.com/v1/forecast
 

@@ -57,8 +57,7 @@ CURL=https://api0.weather.example.com/v2/weather-forecast                  # cat
 CROUTE=0x$(sql "SELECT LOWER(HEX(route_id)) FROM catalog_resources WHERE resource_url = '$CURL'")
 KEY0=0xac0974bec39a17e36ba4a6b4d238ff944bacb478cbed5efcae784d7bf4f2ff80   # the endpoint payTo
 KEY9=0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6   # the network payTo
-address_of() { node -e 'const {privateKeyToAccount}=require(process.argv[1]);console.log(privateKeyToAccount(process.argv[2]).address)' \
-	"$viem/accounts/index.js" "$1"; }
+address_of() { node "$top/t/tools/addr.mjs" "$1"; }
 ADDR0=$(address_of $KEY0); ADDR9=$(address_of $KEY9)
 out=$( { send --from-key $KEY7 --route $ROUTE --endpoint "$ADDR0" --endpoint-usdc 10000 --network "$ADDR9" --network-usdc 1000
 	send --from-key $KEY7 --route "$CROUTE" --endpoint "$ADDR0" --endpoint-usdc 10000; } )

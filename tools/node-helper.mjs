@@ -52,9 +52,11 @@ async function serve(conn, req) {
   const [script, ...argv] = req.argv;
   const file = script ? path.resolve(req.cwd, script) : '';
   if (!/\.mjs$/.test(file) || !hasMain(file)) {
+    process.stderr.write(`node-helper: ${file}: no main, run by node itself\n`);
     conn.end(frame('F'));
     return;
   }
+  const t0 = process.hrtime.bigint();
   calls += 1;
   let stdinWaiters = null;
   const stdinChunks = [];
@@ -91,6 +93,7 @@ async function serve(conn, req) {
     io.err(`node-helper: ${e && e.stack ? e.stack : String(e)}\n`);
     status = 1;
   }
+  process.stderr.write(`node-helper: ${file}: exit ${status} in ${Number(process.hrtime.bigint() - t0) / 1e6} ms\n`);
   const c = Buffer.alloc(4);
   c.writeInt32BE(status | 0, 0);
   if (!conn.destroyed) conn.end(frame('C', c));

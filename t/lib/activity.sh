@@ -54,10 +54,7 @@ activity_stack() {
 
 acct() { printf 'eip155:8453:%s' "$1"; }
 
-addr_of() {
-	node -e 'const {privateKeyToAccount}=require(process.argv[1]);console.log(privateKeyToAccount(process.argv[2]).address)' \
-		"$tools/node_modules/viem/_cjs/accounts/index.js" "$1"
-}
+addr_of() { node "$tools/addr.mjs" "$1"; }
 
 sx() {
 	local key=$1 m=$2 path=$3 b=$4 res; shift 4
