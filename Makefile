@@ -131,8 +131,13 @@ $(BUILD)/waymark-indexer: $(INDEXER_OBJ) $(LIB_OBJ)
 $(BUILD)/waymark: $(BUILD)/obj/tools/waymark.o $(HANDLER_OBJ) $(LIB_OBJ)
 	@echo "  LD $@"; $(CC) $(WM_LDFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
-$(BUILD)/node-call: $(BUILD)/obj/tools/node-call.o
-	@echo "  LD $@"; $(CC) $(WM_LDFLAGS) $(LDFLAGS) -o $@ $^
+# Test plumbing, started for every `node` of the suite: built without the
+# sanitizers in every build (a sanitizer's start-up would cost each call
+# more than the call), from this one file.
+$(BUILD)/node-call: tools/node-call.c lib/banned.h Makefile
+	@mkdir -p $(dir $@)
+	@echo "  CC $@"; $(CC) -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror -O2 $(HARDEN_CFLAGS) -Ilib \
+		$(CFLAGS) $(HARDEN_LDFLAGS) $(LDFLAGS) -o $@ tools/node-call.c
 
 # Unit tests link every lib/ and handlers/ object (never fcgi/).
 $(BUILD)/t/%.t: $(BUILD)/obj/t/unit/%.o $(HANDLER_OBJ) $(LIB_OBJ)
