@@ -6,6 +6,8 @@
 top=$(cd "$(dirname "$0")/.." && pwd)
 : "${WAYMARK_TEST_PORT_BASE:?run through make test}"
 export WAYMARK_VAR=$WAYMARK_VAR-catalog WAYMARK_CHAIN=none
+# The site rate class at its default (the suite's stacks open it: tools/stack).
+export WAYMARK_RATE_SITE=600
 export WAYMARK_LISTEN=127.0.0.1:$((WAYMARK_TEST_PORT_BASE + 30))
 fport=$((WAYMARK_TEST_PORT_BASE + 31))
 export WAYMARK_CATALOG_URL=http://127.0.0.1:$fport

@@ -16,6 +16,8 @@
 . "$(dirname "$0")/lib/chain.sh"
 . "$(dirname "$0")/lib/http.sh"
 export WAYMARK_SEED=0 WAYMARK_CONFIRMATIONS=0
+# The site rate class at its default (the suite's stacks open it: tools/stack).
+export WAYMARK_RATE_SITE=600
 chain_stack tipreads 140
 ok $? "a stack with a local chain starts"
 WAYMARK_TEST_URL=$URL

@@ -126,7 +126,6 @@ like "$body" 'href="/docs/pay-and-sign-in"' "the index links the payment guide"
 like "$body" '<a href="/docs">Docs</a>' "the navigation links the documentation"
 docs_ok=0 docs_big=0 docs_max=0
 while IFS=$'\t' read -r _ _ id _; do
-	sleep 0.11   # the site rate class: 10 a second
 	req GET "/docs/endpoints/$id"
 	if [ "$status" = 200 ] && [[ $body == *"<code id=\"row-id\">$id</code>"* ]]; then
 		docs_ok=$((docs_ok + 1))
