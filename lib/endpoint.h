@@ -28,9 +28,10 @@ enum auth_kind {
 /*
  * Each row's request-rate class: `waymark routes nginx` gives the row's
  * location the limit_req zone of its class, keyed by client address (an
- * IPv6 client by its /64), at the rate configured for the class (rate_*
- * keys, requests per minute; 0 leaves the class unlimited). A limited
- * request gets 429 rate_limited with Retry-After (INSTALL, Security).
+ * IPv6 client by its /64) for the row's method only (rows of one path may
+ * differ by method), at the rate configured for the class (rate_* keys,
+ * requests per minute; 0 leaves the class unlimited). A limited request
+ * gets 429 rate_limited with Retry-After (INSTALL, Security).
  */
 enum rate_class {
 	RATE_NONE,      /* never limited */

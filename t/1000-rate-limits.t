@@ -1,10 +1,15 @@
 #!/usr/bin/env bash
 # Rate classes (lib/endpoint.h, INSTALL Security) through a stack of its own
-# with low rates: a burst from one address at the sign-in, V1-review and
-# private-tip auth-challenge rows is cut off with 429, the JSON error and
-# Retry-After, while free discovery (unlimited by default) and the same
-# rows from another address (127.0.0.2) still answer; per-row body limits;
-# the generated zones and locations agree with the table.
+# with low rates: a burst from one address at the sign-in, V1-review,
+# disclosure and private-tip auth-challenge rows is cut off with 429, the
+# JSON error and Retry-After, while free discovery (unlimited by default)
+# and the same rows from another address (127.0.0.2) still answer; per-row
+# body limits; the generated zones and locations agree with the table.
+# A rate class is a row's (method and path), not its location's: a paid or
+# free read on the path of a sign-in or signed write counts in no zone of
+# theirs. Shown for the three such paths, then for every path of the table
+# whose methods have different classes, each from an address of its own
+# (127.0.0.N, N from 20).
 . "$(dirname "$0")/lib/tap.sh"
 : "${WAYMARK_TEST_PORT_BASE:?run through make test}"
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -18,9 +23,12 @@ rm -rf "$WAYMARK_VAR"
 trap '"$top/tools/stack" stop >/dev/null 2>&1; rm -rf "$tmp"' EXIT
 "$top/tools/stack" start >/dev/null; ok $? "a stack with sign-in, signed and unlock rows at 30 requests/minute starts"
 conf=$WAYMARK_VAR/nginx
+sql() { mariadb --defaults-file="$WAYMARK_VAR/my.cnf" -uroot -N -B -e "$1"; }
 
-like "$(cat "$conf/waymark-http.conf")" 'limit_req_zone \$waymark_client zone=waymark_signin:10m rate=30r/m;' \
-	"waymark-http.conf: the sign-in zone at the configured rate, keyed by client"
+like "$(cat "$conf/waymark-http.conf")" 'limit_req_zone \$waymark_key_signin zone=waymark_signin:10m rate=30r/m;' \
+	"waymark-http.conf: the sign-in zone at the configured rate"
+like "$(tr '\n' ' ' < "$conf/waymark-http.conf")" 'map "\$waymark_rate_method \$waymark_rate" \$waymark_key_signin \{ +"[^"]*=signin[^"]*" +\$waymark_client; +default +""; +\}' \
+	"keyed by client for the methods of sign-in rows, else empty (not counted)"
 like "$(cat "$conf/waymark-http.conf")" 'rate class discovery: unlimited' "discovery is unlimited by default"
 rows=$(WAYMARK_CONFIG=$WAYMARK_VAR/waymark.conf "$WAYMARK_BUILD/waymark" routes list)
 for class in signin signed unlock site; do
@@ -29,17 +37,43 @@ for class in signin signed unlock site; do
 	is "$got" "$n" "every path of rate class $class has its zone ($n)"
 done
 is "$(awk -F'\t' '$4 == "siwx" && $7 != "signin"' <<<"$rows" | wc -l)" 0 "every sign-in row is of rate class signin"
+# Per path, in the table's order (the locations' order): the METHOD=class
+# words of its rows and the limited classes among them (those with a zone,
+# in the zones' order), against each location's $waymark_rate and
+# limit_req lines; "-" and nothing where no row of the path is limited.
+zones=$(sed -n 's/^limit_req_zone [^ ]* zone=waymark_\([a-z]*\):.*/\1/p' "$conf/waymark-http.conf")
+n=0
+while read -r p; do
+	n=$((n + 1)); lim=""
+	words=$(awk -F'\t' -v p="$p" '$2 == p { printf "%s%s=%s", (k++ ? " " : ""), $1, $7 }' <<<"$rows")
+	for z in $zones; do
+		[[ " $words " == *"=$z "* ]] && lim="$lim${lim:+ }$z"
+	done
+	[ -n "$lim" ] || words=-
+	echo "$n|$words|$lim"
+done < <(cut -f2 <<<"$rows" | awk '!seen[$0]++') > "$tmp/want"
+awk '/^location / { if (n) print n "|" w "|" z; n++; w = "-"; z = "" }
+	/^    set \$waymark_rate / { w = $0; sub(/^[^"]*"/, "", w); sub(/".*/, "", w) }
+	/^    limit_req zone=waymark_/ { x = $2; sub(/^zone=waymark_/, "", x); z = z (z == "" ? "" : " ") x }
+	END { if (n) print n "|" w "|" z }' "$conf/waymark-routes.conf" > "$tmp/got"
+diff "$tmp/want" "$tmp/got" > "$tmp/diff"
+ok $? "each location names its rows' METHOD=class in \$waymark_rate and has one limit_req per limited class among them"
+[ -s "$tmp/diff" ] && diag "$(cat "$tmp/diff")"
 is "$(awk '$1 == "client_max_body_size" && $2 + 0 > 1048576' "$conf/waymark-routes.conf" | wc -l)" 2 \
 	"bodies over 1 MB only on the two report rows that take a saved baseline"
 
-# burst PATH METHOD [CURL ARGS]: 40 requests at once from 127.0.0.1; the status codes, sorted
-burst() {
-	local p=$1 m=$2; shift 2
-	for i in $(seq 40); do
+# burstn N PATH METHOD [CURL ARGS]: N requests at once (from 127.0.0.1 unless
+# the curl arguments say --interface); the status codes, sorted and counted
+burstn() {
+	local n=$1 p=$2 m=$3; shift 3
+	rm -f "$tmp"/b* "$tmp"/h*
+	for i in $(seq "$n"); do
 		curl -s -o "$tmp/b$i" -D "$tmp/h$i" -w '%{http_code}\n' -X "$m" "$@" "$url$p" &
 	done | sort | uniq -c | awk '{ printf "%s:%s ", $2, $1 }'
 	wait
 }
+burst() { burstn 40 "$@"; }   # burst PATH METHOD [CURL ARGS]: 40 at once
+json=(-H 'Content-Type: application/json' --data-binary '{}')
 check_cut() { # check_cut DESCRIPTION CODES
 	like "$2" '429:' "$1: cut off with 429 ($2)"
 	local f; f=$(grep -l '^HTTP/1.1 429' "$tmp"/h* | head -n1)
@@ -53,6 +87,72 @@ codes=$(burst /api/v1/x402/reviews POST -H 'Content-Type: application/json' --da
 check_cut "V1 reviews (POST /api/v1/x402/reviews)" "$codes"
 codes=$(burst "/tips/1/auth-challenge" POST)
 check_cut "private-tip auth challenges" "$codes"
+
+# Rates by row. From 127.0.0.1: a sign-in burst on the paid feed's own path
+# is cut as before, and right after it the paid feed (of a public profile,
+# so 402 without payment) counts in no zone; so do paid reviewer reads on
+# the V1 review path right after a V1 review burst uses up the signed zone.
+pid=$(cat /proc/sys/kernel/random/uuid)
+sql "INSERT INTO profiles (profile_id, chain_id, controller, discovery_mode, created_at, updated_at)
+	VALUES (UNHEX('${pid//-/}'), 8453, UNHEX('$(printf '%040d' 7)'), 'public_all', UNIX_TIMESTAMP(), UNIX_TIMESTAMP())"
+ok $? "a public profile to read the paid feed of"
+A=$S/$pid/activity
+codes=$(burst "$A" POST "${json[@]}")
+check_cut "sign-ins on the paid feed's path (POST $S/{profileId}/activity)" "$codes"
+codes=$(burst "$A" GET)
+is "$codes" "402:40 " "right after: 40 paid-feed reads (GET) on that path from the same address, each 402, no 429"
+codes=$(burst /api/v1/x402/reviews POST "${json[@]}")
+like "$codes" '429:' "V1 reviews again: cut by the signed zone ($codes)"
+codes=$(burst "/api/v1/x402/reviews?reviewer=0x$(printf '%040d' 7)" GET)
+is "$codes" "402:40 " "and 40 reviewer-review reads (GET /api/v1/x402/reviews?reviewer=), each 402, no 429"
+# A preflight counts as the method it asks about (from 127.0.0.3, fresh).
+pre() { burstn 12 "$A" OPTIONS --interface 127.0.0.3 -H 'Origin: https://example.org' \
+	-H "Access-Control-Request-Method: $1"; }
+codes=$(pre GET)
+is "$codes" "204:12 " "12 preflights at once for the paid feed's GET: each answered, none counted as a sign-in"
+codes=$(pre POST)
+like "$codes" '429:' "12 preflights at once for the sign-in POST on that path: cut by the sign-in zone ($codes)"
+# The free disclosure read beside the signed disclose and withdraw rows.
+D=/api/v1/boons/0x$(printf '%064d' 1)/disclosure
+codes=$(burst "$D" POST "${json[@]}")
+check_cut "disclosures (POST /api/v1/boons/{txHash}/disclosure)" "$codes"
+codes=$(burst "$D" DELETE "${json[@]}")
+check_cut "disclosure withdrawals (DELETE /api/v1/boons/{txHash}/disclosure)" "$codes"
+codes=$(burstn 100 "$D" GET)
+ok $([[ "$codes" != *429:* ]] && echo 0 || echo 1) \
+	"right after: 100 disclosure reads (GET) from the same address, none cut by the signed zone ($codes)"
+
+# Every path whose methods have different classes, from the table: for each
+# method N of a limited class and each method M of another class there, a
+# fresh address sends more M requests at once than N's zone lets through,
+# then one N request, which must not be cut: M was not counted in N's zone.
+# Then a burst of N from that address is cut, so the zone does count N.
+ipn=20
+while read -r p; do
+	path=$(sed 's/{[^}]*}/x/g' <<<"$p")
+	while IFS=$'\t' read -r mn cn; do
+		[[ " $(echo $zones) " == *" $cn "* ]] || continue
+		zb=$(sed -n "s/.*limit_req zone=waymark_$cn burst=\([0-9]*\) .*/\1/p" "$conf/waymark-routes.conf" | head -n1)
+		while IFS=$'\t' read -r mm cm; do
+			[ "$cm" != "$cn" ] || continue
+			ipn=$((ipn + 1)); a=127.0.0.$ipn
+			am=(--interface "$a"); [ "$mm" = GET ] || [ "$mm" = HEAD ] || am+=("${json[@]}")
+			an=(--interface "$a"); [ "$mn" = GET ] || [ "$mn" = HEAD ] || an+=("${json[@]}")
+			codes=$(burstn $((zb + 4)) "$path" "$mm" "${am[@]}")
+			if [[ " $(echo $zones) " != *" $cm "* ]]; then
+				ok $([[ "$codes" != *429:* ]] && echo 0 || echo 1) \
+					"$mm $p (class $cm) from $a: $((zb + 4)) at once, none cut ($codes)"
+			fi
+			st=$(curl -s -o /dev/null -w '%{http_code}' -X "$mn" "${an[@]}" "$url$path")
+			ok $([ "$st" != 429 ] && echo 0 || echo 1) \
+				"$mn $p (class $cn) from $a after them: not cut ($st): $mm was not counted in zone $cn"
+			codes=$(burstn $((zb + 4)) "$path" "$mn" "${an[@]}")
+			like "$codes" '429:' "$mn $p from $a: its own burst is cut by zone $cn ($codes)"
+		done < <(awk -F'\t' -v p="$p" '$2 == p { print $1 "\t" $7 }' <<<"$rows")
+	done < <(awk -F'\t' -v p="$p" '$2 == p { print $1 "\t" $7 }' <<<"$rows")
+done < <(awk -F'\t' '{ c[$2] = c[$2] " " $7 } END { for (p in c) { n = split(c[p], a, " ");
+	for (i = 2; i <= n; i++) if (a[i] != a[1]) { print p; break } } }' <<<"$rows" | sort)
+ok $([ "$ipn" -gt 20 ] && echo 0 || echo 1) "the table has paths whose methods have different limited classes ($((ipn - 20)) pairs checked)"
 
 # Another address is its own client; discovery stays open.
 st=$(curl -s -o "$tmp/o" -w '%{http_code}' --interface 127.0.0.2 -X POST -H 'Content-Type: application/json' \
