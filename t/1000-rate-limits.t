@@ -17,6 +17,8 @@ export WAYMARK_VAR=$WAYMARK_VAR-rates
 export WAYMARK_LISTEN=127.0.0.1:$((WAYMARK_TEST_PORT_BASE + 190))
 export WAYMARK_CHAIN=none WAYMARK_SEED=0
 export WAYMARK_RATE_SIGNIN=30 WAYMARK_RATE_SIGNED=30 WAYMARK_RATE_UNLOCK=30
+# Site reads at their default (the suite's stacks leave them unlimited: tools/stack).
+export WAYMARK_RATE_SITE=600
 url=http://$WAYMARK_LISTEN
 tmp=$(mktemp -d)
 rm -rf "$WAYMARK_VAR"
