@@ -79,7 +79,9 @@ export function ensureBuilt({ force = false, err = (m) => process.stderr.write(m
         bytecode: '0x' + c.evm.bytecode.object,
         deployedBytecode: '0x' + c.evm.deployedBytecode.object,
       };
-      const tmp = path.join(BUILD_DIR, `.${name}.json.tmp`);
+      // A temporary name of this compile's own: two compiles at once (two
+      // stacks deploying) never rename each other's half-written file.
+      const tmp = path.join(BUILD_DIR, `.${name}.json.${process.pid}.${Math.random().toString(36).slice(2)}.tmp`);
       fs.writeFileSync(tmp, JSON.stringify(artifact, null, 1) + '\n');
       fs.renameSync(tmp, path.join(BUILD_DIR, `${name}.json`));
     }
