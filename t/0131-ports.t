@@ -9,29 +9,42 @@
 top=$(cd "$(dirname "$0")/.." && pwd)
 
 # check DIR: the table DIR/ports against the test files DIR/*.t; prints
-# one line per problem.
+# one line per problem. One awk over all of them: the table first, then
+# the offsets each file names (PORT_BASE + N; a stack at N, paid_stack
+# using N + 1 too and activity_stack N + 1 and N + 2; the base itself).
 check() {
-	local dir=$1 f
-	# Each file's offsets, as the table gives them.
-	awk '!/^#/ && NF >= 2 { for (i = 2; i <= NF; i++) { n = split($i, r, "-"); hi = n > 1 ? r[2] : r[1]
-		for (o = r[1]; o <= hi; o++) { if (o in owner) print "offset " o " is in the lines of " owner[o] " and " $1; owner[o] = $1 } } }' \
-		"$dir/ports"
-	for f in "$dir"/*.t; do
-		[ "$(basename "$f")" != 0131-ports.t ] || continue   # its planted cases below
-		# The offsets the file names: PORT_BASE + N, a stack at N (paid_stack
-		# uses N + 1 too, activity_stack N + 1 and N + 2), the base itself.
-		{ grep -oE 'PORT_BASE *\+ *[0-9]+' "$f" | grep -oE '[0-9]+$'
-		  grep -oE '(chain|paid|activity)_stack +[a-z0-9_-]+ +[0-9]+' "$f" | awk '{ print $3
-			if ($1 != "chain_stack") print $3 + 1; if ($1 == "activity_stack") print $3 + 2
-			if ($3 + 465 > 649) print "anvil " $3 }'
-		  grep -qE 'LISTEN=[^ ]*:\$WAYMARK_TEST_PORT_BASE\b' "$f" && echo 0; } |
-		awk -v f="$(basename "$f")" -v table="$dir/ports" '
-			BEGIN { while ((getline l < table) > 0) { if (l ~ /^#/) continue; n = split(l, w, /[ \t]+/)
-				if (w[1] != f) continue; for (i = 2; i <= n; i++) { k = split(w[i], r, "-"); hi = k > 1 ? r[2] : r[1]
-				for (o = r[1]; o <= hi; o++) mine[o] = 1 } } }
-			/^anvil/ { print f ": a chain stack at offset " $2 " puts its anvil past the block (offset 184 and up)"; next }
-			!($1 in mine) { print f ": offset " $1 " is not in its line of t/ports" }'
-	done | sort -u
+	awk '
+	function use(f, o) { used[f SUBSEP o] = 1 }
+	FNR == 1 { f = FILENAME; sub(/.*\//, "", f) }
+	f == "ports" {
+		if ($0 ~ /^#/ || NF < 2) next
+		for (i = 2; i <= NF; i++) {
+			n = split($i, r, "-"); hi = n > 1 ? r[2] : r[1]
+			for (o = r[1] + 0; o <= hi + 0; o++) {
+				if (o in owner) print "offset " o " is in the lines of " owner[o] " and " $1
+				owner[o] = $1; mine[$1 SUBSEP o] = 1
+			}
+		}
+		next
+	}
+	f == "0131-ports.t" { next }   # its planted cases below
+	{
+		line = $0
+		while (match(line, /PORT_BASE *\+ *[0-9]+/)) {
+			s = substr(line, RSTART, RLENGTH); sub(/.*\+ */, "", s); use(f, s + 0)
+			line = substr(line, RSTART + RLENGTH)
+		}
+		if (match($0, /(chain|paid|activity)_stack +[a-z0-9_-]+ +[0-9]+/)) {
+			split(substr($0, RSTART, RLENGTH), w, / +/); o = w[3] + 0; use(f, o)
+			if (w[1] != "chain_stack") use(f, o + 1)
+			if (w[1] == "activity_stack") use(f, o + 2)
+			if (o + 465 > 649) print f ": a chain stack at offset " o " puts its anvil past the block (offset 184 and up)"
+		}
+		if ($0 ~ /LISTEN=[^ ]*:\$WAYMARK_TEST_PORT_BASE([^A-Za-z0-9_]|$)/) use(f, 0)
+	}
+	END {
+		for (k in used) { split(k, p, SUBSEP); if (!((p[1] SUBSEP p[2]) in mine)) print p[1] ": offset " p[2] " is not in its line of t/ports" }
+	}' "$1/ports" "$1"/*.t | sort -u
 }
 
 out=$(check "$top/t")

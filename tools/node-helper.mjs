@@ -87,8 +87,7 @@ async function serve(conn, req) {
   try {
     const mod = await import(pathToFileURL(file).href);
     if (typeof mod.main !== 'function') throw new Error(`${file} exports no main function`);
-    const { run: runTool } = await import('./cli.mjs');
-    status = await runTool(mod.main, argv, io);
+    status = await run(mod.main, argv, io);
   } catch (e) {
     io.err(`node-helper: ${e && e.stack ? e.stack : String(e)}\n`);
     status = 1;
