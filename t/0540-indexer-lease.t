@@ -114,5 +114,5 @@ is "$(sql "SELECT COUNT(*) FROM indexer_lease WHERE expires_at > UTC_TIMESTAMP(3
 until_ok holder_is ix-e; ok $? "e takes the released lease"
 kill -TERM "$pid_e"; until_ok gone "$pid_e"
 h=$(curl -s "$URL/health")
-is "$(jq -c .indexer.lease <<<"$h")" '{"holder":null,"expiresIn":null}' "/health: no holder once the last indexer stopped"
+is_json "$(jq -c .indexer.lease <<<"$h")" '{"holder":null,"expiresIn":null}' "/health: no holder once the last indexer stopped"
 done_testing

@@ -67,7 +67,7 @@ is "$(jqr '.note.limits | length'),$(jqr .note.requestSchemaUri),$(jqr .note.doc
 is "$(jqr '.note.createdAt'),$(jqr '.note.expiresAt')" "$created,$expires" "body: note times, Unix seconds"
 is "$(jqr '.offer | [.payTo, .network, .amountAtomic, .responseBytes] | map(tostring) | join(" ")')" \
 	"$ADDR0 eip155:8453 1000 $(printf '%s' "$(jq -r .noteJson <<<"$b1")" | wc -c)" "body: the offer"
-is "$(printf "%s" "$body" | jq -c .verification)" \
+is_json "$(printf "%s" "$body" | jq -c .verification)" \
 	'{"publisherSignature":"valid","exactNoteBytes":"valid","challengeBinding":"not_verified","endpointFetched":false}' \
 	"body: verification"
 is "$(jqr 'has("signedPayload")')" false "body: no signedPayload echoed"

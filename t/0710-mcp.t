@@ -52,7 +52,7 @@ done
 
 is "$(r .economics.result.isError)" false "economics: a result"
 req GET /api/v1/x402/economics
-is "$(r .economics.result.structuredContent | jq -cS .)" "$(jqr . | jq -cS .)" \
+is "$(r .economics.result.structuredContent | jq -c "$SORTED")" "$(jqr . | jq -c "$SORTED")" \
 	"the economics tool returns the same object as GET /api/v1/x402/economics"
 
 is "$(r .draft.result.isError)" false "draft_review: a result"

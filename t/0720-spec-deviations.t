@@ -30,10 +30,10 @@ rpc=(-H 'Content-Type: application/json' -H 'MCP-Protocol-Version: 2025-11-25')
 
 # ---- GET /mcp: a JSON description of the tool surface; 405 for an event stream
 req POST /mcp "${rpc[@]}" --data-binary '{"jsonrpc":"2.0","id":1,"method":"tools/list"}'
-tools_list=$(jqr '.result.tools' | jq -cS .)
+tools_list=$(jqr '.result.tools' | jq -c "$SORTED")
 req GET /mcp
 is "$status,$(header content-type)" "200,application/json" "a plain GET /mcp: 200 JSON"
-is "$(jqr '.tools' | jq -cS .)" "$tools_list" "it lists the tools exactly as tools/list does (names, input schemas)"
+is "$(jqr '.tools' | jq -c "$SORTED")" "$tools_list" "it lists the tools exactly as tools/list does (names, input schemas)"
 is "$(jqr '[.tools[].name] | join(",")')" \
 	"${brand}_discovery,${brand}_economics,${brand}_draft_review,${brand}_prepare_review,${brand}_suggest_recognition,${brand}_prepare_agent_recognition,${brand}_lookup_recognition,${brand}_lookup_agent_reputation,${brand}_claim_help" \
 	"the four tools and the five free agent skills"

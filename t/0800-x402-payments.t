@@ -76,7 +76,7 @@ sigf=$http_tmp/sig1
 res=$(node "$tools/pay.mjs" --key $KEY1 --url "$URL$REC1?limit=2" --signature-out "$sigf")
 is "$(jq -r .status <<<"$res")" 200 "paid read with @x402/fetch: 200"
 is "$(jq -r '.body.routedBoons | length' <<<"$res")" 2 "the body: limit 2 honoured"
-is "$(jq -c '.body.pagination' <<<"$res")" '{"limit":2,"offset":0,"total":4,"hasMore":true}' "the body: pagination"
+is_json "$(jq -c '.body.pagination' <<<"$res")" '{"limit":2,"offset":0,"total":4,"hasMore":true}' "the body: pagination"
 is "$(jq -r '.body | keys | join(",")' <<<"$res")" "contract,identityResolution,interpretation,pagination,routedBoons,version" \
 	"the body: the record members of the recognitions read"
 is "$(jq -r '.body.routedBoons[0] | keys | join(",")' <<<"$res")" \
@@ -144,10 +144,10 @@ is "$(jq -r .status <<<"$res")" 200 "paid route detail: 200"
 is "$(jq -r '.body.route.routeId' <<<"$res")" "$ROUTE_1" "detail: routeId"
 is "$(jq -c '.body.route.recognition | [.routedBoonCount, .distinctTipperWalletCount, .endpointGratuityUsdc, .networkGratuityUsdc, .totalRecognitionUsdc, .boonBurned]' <<<"$res")" \
 	'[4,2,"760000","5000","765000","400000000000000000000000"]' "detail: recognition totals"
-is "$(jq -c '.body.route.reviewSummary' <<<"$res")" \
+is_json "$(jq -c '.body.route.reviewSummary' <<<"$res")" \
 	'{"count":0,"boonBackedCount":0,"receiptVerifiedCount":0,"selfReportedCount":0,"distinctReviewerWalletCount":0,"latestReviewAt":null,"indexComplete":true}' \
 	"detail: review summary (no reviews; the index is complete)"
-is "$(jq -c '.body.route.receiptAuthority' <<<"$res")" '{"status":"not_observed","signer":null,"payTo":null,"sources":{"signer":null,"payTo":null}}' "detail: receiptAuthority (nothing observed, no sources)"
+is_json "$(jq -c '.body.route.receiptAuthority' <<<"$res")" '{"status":"not_observed","signer":null,"payTo":null,"sources":{"signer":null,"payTo":null}}' "detail: receiptAuthority (nothing observed, no sources)"
 is "$(jq -r '.body.recognitionsUrl' <<<"$res")" "$URL$REC1" "detail: recognitionsUrl"
 is "$(balance $PAYER),$(balance $PAYTO)" "980000,20000" "detail: one more 10000 moved"
 

@@ -198,17 +198,17 @@ pay "/api/v1/x402/routes/$R3/reviews"
 is "$(jq -r .status <<<"$res")" 200 "route reviews: paid, 200"
 is "$(jq -r 'keys | join(",")' <<<"$body")" "contract,identityResolution,interpretation,pagination,reviewSummary,reviews,routeId,version" \
 	"route reviews: members"
-is "$(jq -c '.pagination' <<<"$body")" '{"limit":25,"offset":0,"total":1,"hasMore":false}' "route reviews: pagination"
+is_json "$(jq -c '.pagination' <<<"$body")" '{"limit":25,"offset":0,"total":1,"hasMore":false}' "route reviews: pagination"
 is "$(jq -r '.reviews[0] | [.evidenceKind, .routeId, .reviewer.wallet, .reviewText] | join(" ")' <<<"$body")" \
 	"boon_backed $R3 $REVIEWER Listed every item; answered in 80 ms." "route reviews: the review record"
 is "$(jq -c '.reviewSummary | [.count, .boonBackedCount + .receiptVerifiedCount + .selfReportedCount, .distinctReviewerWalletCount]' <<<"$body")" \
 	'[1,1,1]' "route reviews: lane counts sum to the total"
 pay "/api/v1/x402/routes/${RIDS[0]}/reviews?limit=5&offset=3"
-is "$(jq -c '[.reviews, .pagination]' <<<"$body")" '[[],{"limit":5,"offset":3,"total":0,"hasMore":false}]' "a route without reviews"
+is_json "$(jq -c '[.reviews, .pagination]' <<<"$body")" '[[],{"limit":5,"offset":3,"total":0,"hasMore":false}]' "a route without reviews"
 
 # ---- route detail: the review summary from the reviews table
 pay "/api/v1/x402/routes/$R3"
-is "$(jq -c '.route.reviewSummary | del(.latestReviewAt)' <<<"$body")" \
+is_json "$(jq -c '.route.reviewSummary | del(.latestReviewAt)' <<<"$body")" \
 	'{"count":1,"boonBackedCount":1,"receiptVerifiedCount":0,"selfReportedCount":0,"distinctReviewerWalletCount":1,"indexComplete":true}' \
 	"route detail: reviewSummary counted from the reviews"
 like "$(jq -r '.route.reviewSummary.latestReviewAt' <<<"$body")" '^20[0-9]{2}-[0-9]{2}-[0-9]{2}T[0-9:]{8}Z$' "route detail: latestReviewAt"
@@ -218,10 +218,10 @@ invariants '.route' "route detail"
 pay "/api/v1/x402/reviews?reviewer=$(tr 'A-F' 'a-f' <<<"$REVIEWER")"
 is "$(jq -r .status <<<"$res")" 200 "reviewer history: paid, 200"
 is "$(jq -r 'keys | join(",")' <<<"$body")" "contract,interpretation,items,pagination,reviewer,version" "reviewer history: members"
-is "$(jq -c '.reviewer' <<<"$body")" "{\"wallet\":\"$REVIEWER\",\"accounts\":[]}" "reviewer history: the wallet, EIP-55"
+is_json "$(jq -c '.reviewer' <<<"$body")" "{\"wallet\":\"$REVIEWER\",\"accounts\":[]}" "reviewer history: the wallet, EIP-55"
 is "$(jq -r '.items[0] | [.routeId, (.description | tostring), .review.evidenceKind] | join(" ")' <<<"$body")" \
 	"$R3 null boon_backed" "reviewer history: the reviewed route"
-is "$(jq -c .pagination <<<"$body")" '{"limit":25,"offset":0,"total":1,"hasMore":false}' "reviewer history: pagination"
+is_json "$(jq -c .pagination <<<"$body")" '{"limit":25,"offset":0,"total":1,"hasMore":false}' "reviewer history: pagination"
 pay "/api/v1/x402/reviews?reviewer=$PAYER"
 is "$(jq -c '[.items, .pagination.total]' <<<"$body")" '[[],0]' "a wallet with no reviews: empty"
 

@@ -163,15 +163,16 @@ printf '%s' '{"q":"items"}' > "$http_tmp/cmp.json"
 pay /api/v1/x402/reports/compare "$http_tmp/cmp.json"
 is "$(jq -r .status <<<"$res"),$(jq -r .paymentResponse.success <<<"$res")" "200,true" "compare: paid, 200, settled (PAYMENT-RESPONSE)"
 is "$(jq -r 'keys | join(",")' <<<"$body")" "columns,coverage,generatedAt,interpretation,query,report,rows,version" "compare: members"
-is "$(jq -c '[.version, .report, .query]' <<<"$body")" '["1","compare",{"q":"items","limit":10,"reviewer":null}]' "compare: version, report, query"
+is_json "$(jq -c '[.version, .report, .query]' <<<"$body")" '["1","compare",{"q":"items","limit":10,"reviewer":null}]' "compare: version, report, query"
 CMP=$body
+CMP_RES=$res   # pay.mjs's text, in the server's key order (jq -c above sorts)
 req GET "/api/v1/x402/discovery?q=items"
 is "$(jq -r '[.rows[].routeId] | join(" ")' <<<"$CMP")" "$(jqr '[.candidates[].routeId] | join(" ")')" "compare: rows in the discovery order"
 is "$(jq -r '[.rows[].position] | join(",")' <<<"$CMP")" "1,2,3" "compare: positions 1..n"
 is "$(bad_keys "$CMP")" "" "compare: no member names a winner, best, score, rank or recommendation"
-is "$(jq -r '[.columns[].key] | join(",")' <<<"$CMP")" "$(jq -r '.rows[0].facts | keys_unsorted | join(",")' <<<"$CMP")" \
+is "$(jq -r '[.columns[].key] | join(",")' <<<"$CMP")" "$(jq_in_order -r '.body.rows[0].facts | keys_unsorted | join(",")' <<<"$CMP_RES")" \
 	"compare: one fact per column, in column order"
-is "$(jq -r '[.rows[] | (.facts | keys_unsorted | join(","))] | unique | length' <<<"$CMP")" 1 "compare: every row has the same columns"
+is "$(jq_in_order -r '[.body.rows[] | (.facts | keys_unsorted | join(","))] | unique | length' <<<"$CMP_RES")" 1 "compare: every row has the same columns"
 is "$(jq -r '[.columns[] | select((.description | length) < 10)] | length' <<<"$CMP")" 0 "compare: each column is described"
 row2=$(jq -c --arg r "$R2" '.rows[] | select(.routeId == $r)' <<<"$CMP")
 is "$(jq -c '[.title, .method, .url]' <<<"$row2")" '["GET api.report-2.example.com/v1/items","GET","https://api.report-2.example.com/v1/items"]' \
@@ -204,7 +205,7 @@ NOW=$body
 exp_order="$R2 $(printf '%s\n' $R1 $R3 $R4 | sort | tr '\n' ' ' | sed 's/ $//')"
 is "$(jq -r '[.candidates[].routeId] | join(" ")' <<<"$NOW")" "$exp_order" "discovery now: the reviewed route first"
 p4=$(jq -r --arg r "$R4" '[.candidates[].routeId] | index($r) + 1' <<<"$NOW")
-is "$(jq -c .added <<<"$CHG")" \
+is_json "$(jq -c .added <<<"$CHG")" \
 	"[{\"routeId\":\"$R4\",\"position\":$p4,\"title\":\"GET api.report-4.example.com/v1/items\",\"method\":\"GET\",\"url\":\"https://api.report-4.example.com/v1/items\"}]" \
 	"changes: route 4 added, at its position now"
 is "$(jq -c .removed <<<"$CHG")" '[]' "changes: nothing removed"
@@ -237,7 +238,7 @@ fake=0x$(printf '0%.0s' $(seq 63))1
 jq -c --arg f "$fake" '{baseline: (del(.candidates[].usage.clientSettlementProfileCount) | .candidates += [.candidates[0] | .routeId = $f | .title = "Gone" |
 	.links = {web: ("/x402/routes/" + $f), api: ("/api/v1/x402/routes/" + $f)}]), q: "items"}' <<<"$BASE" > "$http_tmp/chg2.json"
 pay /api/v1/x402/reports/changes "$http_tmp/chg2.json"
-is "$(jq -c '.removed' <<<"$body")" \
+is_json "$(jq -c '.removed' <<<"$body")" \
 	"[{\"routeId\":\"$fake\",\"position\":4,\"title\":\"Gone\",\"method\":\"GET\",\"url\":\"$(jq -r '.candidates[0].url' <<<"$BASE")\"}]" \
 	"changes: a candidate missing now is removed, at its baseline position"
 is "$(jq -c .changed <<<"$body")" "$(jq -c .changed <<<"$CHG")" \
@@ -249,7 +250,7 @@ pay /api/v1/x402/reports/export "$http_tmp/exp.json"
 is "$(jq -r .status <<<"$res"),$(jq -r .paymentResponse.success <<<"$res")" "200,true" "export compare: paid, 200, settled"
 EXP=$body
 is "$(jq -r 'keys | join(",")' <<<"$EXP")" "content,contentDigest,generatedAt,interpretation,report,request,version" "export: members"
-is "$(jq -c '[.version, .report, .request]' <<<"$EXP")" '["1","compare",{"report":"compare","q":"items","limit":10,"reviewer":null}]' \
+is_json "$(jq -c '[.version, .report, .request]' <<<"$EXP")" '["1","compare",{"report":"compare","q":"items","limit":10,"reviewer":null}]' \
 	"export: the bounded request echoed"
 like "$(jq -r .contentDigest <<<"$EXP")" '^sha256:[0-9a-f]{64}$' "export: contentDigest is sha256:<64 hex>"
 is "$(jq -c '[.content.report, [.content.rows[].routeId]]' <<<"$EXP")" "$(jq -c '["compare", [.candidates[].routeId]]' <<<"$NOW")" \

@@ -145,7 +145,7 @@ pay "/api/v1/x402/graph"
 is "$(jq -r .status <<<"$res")" 200 "graph: paid with @x402/fetch, 200"
 is "$(jq -r '.paymentResponse.success' <<<"$res")" true "graph: settled (PAYMENT-RESPONSE success)"
 is "$(jq -r 'keys | join(",")' <<<"$body")" "bounds,contract,edges,interpretation,nodes,query,version" "graph: members"
-is "$(jq -c .query <<<"$body")" \
+is_json "$(jq -c .query <<<"$body")" \
 	'{"q":"","sort":"reviewed","context":"with","limit":20,"eventLimit":100,"origin":null,"method":null,"recognizer":null}' \
 	"graph: the query with its defaults"
 G=$body
@@ -189,7 +189,7 @@ is "$(jq -c '[.nodes[] | select(.kind == "wallet") | [.address, (.roles | join("
 	"$(jq -cn --arg a "$W7" --arg b "$W8" --arg pa "$(eip55 $PAY_A)" --arg pb "$(eip55 $PAY_B)" --arg nc "$(eip55 $NET_C)" \
 		'[[$a, "recognizer+reviewer+contextPublisher"], [$b, "recognizer+reviewer+contextPublisher"], [$pa, "endpointPayTo"], [$pb, "endpointPayTo"], [$nc, "networkPayTo"]] | sort')" \
 	"graph: the wallet nodes and their roles (EIP-55)"
-is "$(jq -c '.bounds | [.routes, .recognized, .reviewed, .described]' <<<"$G")" \
+is_json "$(jq -c '.bounds | [.routes, .recognized, .reviewed, .described]' <<<"$G")" \
 	'[{"limit":20,"shown":9,"hasMore":false},{"shown":13,"matched":13,"truncated":false},{"shown":2,"matched":2,"truncated":false},{"shown":10,"matched":10,"truncated":false}]' \
 	"graph: bounds, nothing truncated"
 like "$(jq -r .bounds.eventLimitScope <<<"$G")" '^total' "graph: eventLimit is a total per edge kind, and says so"
@@ -200,12 +200,12 @@ is "$(jq -c '[.routes[].routeId]' <<<"$body")" "$(jq -c '[.nodes[] | select(.kin
 # ---- eventLimit: a total, newest first
 pay "/api/v1/x402/graph?context=all&eventLimit=3"
 graph_check_trunc=$(jq -c '[.bounds.recognized, ([.edges[] | select(.kind == "recognized")] | length)]' <<<"$body")
-is "$graph_check_trunc" '[{"shown":3,"matched":14,"truncated":true},3]' "eventLimit=3: 3 of 14 recognized edges, truncated"
+is_json "$graph_check_trunc" '[{"shown":3,"matched":14,"truncated":true},3]' "eventLimit=3: 3 of 14 recognized edges, truncated"
 is "$(jq -r '[.edges[] | select(.kind == "recognized") | .txHash + ":" + .logIndex] | join(" ")' <<<"$body")" \
 	"$(sql "SELECT CONCAT('0x', LOWER(HEX(tx_hash)), ':', log_index) FROM routed_boons ORDER BY block_number DESC, log_index DESC LIMIT 3" | tr '\n' ' ' | sed 's/ $//')" \
 	"eventLimit=3: the newest recognitions"
-is "$(jq '[.edges[] | select(.kind == "described")] | length' <<<"$body"),$(jq -c .bounds.described <<<"$body")" \
-	'3,{"shown":3,"matched":10,"truncated":true}' "eventLimit=3: 3 described edges of 10"
+is_json "$(jq -c '[([.edges[] | select(.kind == "described")] | length), .bounds.described]' <<<"$body")" \
+	'[3,{"shown":3,"matched":10,"truncated":true}]' "eventLimit=3: 3 described edges of 10"
 is "$(jq '[.nodes[].id] as $ids | [.edges[] | select((.from | IN($ids[]) | not) or (.to | IN($ids[]) | not))] | length' <<<"$body")" 0 \
 	"eventLimit=3: edges still join existing nodes"
 is "$(jq '[.nodes[] | select(.kind == "endpoint")] | length' <<<"$body")" 10 "context=all: the hash-only route is an endpoint too"
@@ -302,7 +302,7 @@ is "$(jq -c '[.components[] | [.name, .effect, .value]]' <<<"$body")" \
 	'[["serviceCost","base",$b],["artifactMarker","add","0.02"],["artifactMarker","add","0.005"],["recognitionHistory","add","0.004"],["rounding","round_down",$r]]')" \
 	"score: the components of the worked example"
 is "$(jq -r '[.components[].value | tonumber * 1000000 | round] | add' <<<"$body")" "$amt" "score: the component values add up to the suggestion"
-is "$(jq -c '[.serviceCost, .history, .recipient]' <<<"$body")" \
+is_json "$(jq -c '[.serviceCost, .history, .recipient]' <<<"$body")" \
 	"[{\"source\":\"serviceCostUsdc\",\"amountUsdc\":\"1.234567\"},{\"source\":\"routed_recognitions_received\",\"recognitions\":9,\"distinctRecognizers\":2},{\"kind\":\"address\",\"value\":\"$(eip55 $PAY_A)\"}]" \
 	"score: serviceCostUsdc wins over the note's \$9.99; the recipient's history in counts"
 b1=$body
@@ -312,7 +312,7 @@ is "$(jq -c 'del(.recipient)' <<<"$body")" "$(jq -c 'del(.recipient)' <<<"$b1")"
 score '{"recipient":"GitHub:Alice","note":"Paid $0.80 for the report; review:acme/widgets#7"}'
 amt=$((800000 * 10 / 100 + 10000)); amt=$((amt / 1000 * 1000))
 is "$(jq -r .suggestedAmountUsdc <<<"$body")" "$(usdc $amt)" "score: a note-only cost of \$0.80 with a review marker: $(usdc $amt)"
-is "$(jq -c '[.serviceCost, .history, .recipient]' <<<"$body")" \
+is_json "$(jq -c '[.serviceCost, .history, .recipient]' <<<"$body")" \
 	'[{"source":"note","amountUsdc":"0.8"},{"source":"tips_received","recognitions":0,"distinctRecognizers":0},{"kind":"handle","value":"github:alice"}]' \
 	"score: the cost came from the note; a handle's indexed tips (none here); canonical handle"
 is "$(jq -c '[.components[] | [.name, .value]]' <<<"$body")" '[["serviceCost","0.08"],["artifactMarker","0.01"],["recognitionHistory","0"],["receivedPoints","0"]]' \

@@ -184,7 +184,7 @@ page_all() { # page_all PATH LIMIT: every fact over all pages into $http_tmp/fac
 }
 page_all "$P/$pid/activity" 4
 is "$pages" 4 "fourteen facts in four pages of 4"
-is "$(jq -c .pagination <<<"$last_page")" '{"limit":4,"cursor":null,"hasMore":false}' "the last page: no cursor, nothing more"
+is_json "$(jq -c .pagination <<<"$last_page")" '{"limit":4,"cursor":null,"hasMore":false}' "the last page: no cursor, nothing more"
 is "$(jq -r .id "$http_tmp/facts" | sort | uniq -d | wc -l),$(wc -l < "$http_tmp/facts")" "0,$total" "every fact once: no repeat, $total in all"
 missing=0; for id in "${!want[@]}"; do grep -qx -- "$id" <(jq -r .id "$http_tmp/facts") || { missing=$((missing + 1)); diag "missing: $id"; }; done
 is "$missing" 0 "exactly the expected facts (nothing of the revoked member, the private profile or a stranger)"
@@ -193,7 +193,7 @@ is "$(jq -s -c '[group_by(.occurredAt)[] | select(length > 1) | [.[].id] | . == 
 	"equal times ordered by ID, descending"
 is "$(jq -s -r 'group_by(.kind) | map(.[0].kind + ":" + (length | tostring)) | join(" ")' "$http_tmp/facts")" \
 	"paid_settlement:2 recognized:7 reviewed:3 used:2" "by kind"
-is "$(jq -c '.profile.factCounts' <<<"$first_page")" \
+is_json "$(jq -c '.profile.factCounts' <<<"$first_page")" \
 	'{"used":2,"paid_settlement":2,"reviewed":3,"recognized":7,"linked_wallet":1}' "the profile's counts agree with the facts"
 is "$(jq -r '[.profile.profileId, .profile.discoveryMode, (.profile.wallets | length), .version] | join(",")' <<<"$first_page")" \
 	"$pid,public_all,2,1" "the profile object: its ID, mode and the two active wallets"

@@ -138,10 +138,10 @@ go_public "$pid" $C; ok $? "and public again (a fresh preview)"
 sx $M POST "$RV" "$B1"
 is "$status,$(jqr .evidenceKind),$(jqr .reviewDigest)" "201,client_settlement,$D1" "the publishing wallet's review: 201 attached"
 valid activity-review.json "$body" "  the review (schema)"
-is "$(jqr .statement | jq -S -c .)" "$(statement "$B1" | jq -S -c .)" "  the statement it signed binds profile, activity, route, settlement, signer, text and time"
+is "$(jqr .statement | jq -c "$SORTED")" "$(statement "$B1" | jq -c "$SORTED")" "  the statement it signed binds profile, activity, route, settlement, signer, text and time"
 is "$(jqr .sourceUrl)" "$URL/api/site/x402/profiles/$pid/activity/$A1" "  its source is the public activity"
 published=$(jqr .publishedAt)
-is "$(sql "SELECT LOWER(HEX(digest)), signature_kind, proof_digest IS NOT NULL, statement_json = '$(statement "$B1" | jq -S -c . | sed "s/'/''/g")' FROM activity_reviews")" \
+is "$(sql "SELECT LOWER(HEX(digest)), signature_kind, proof_digest IS NOT NULL, statement_json = '$(statement "$B1" | jq -c "$SORTED" | sed "s/'/''/g")' FROM activity_reviews")" \
 	"$(printf '%s\teoa\t1\t1' "${D1#0x}")" "  stored: the digest, the exact statement signed, the proof's digest (never the proof)"
 sx $M POST "$RV" "$B1"
 is "$status,$(jqr .reviewDigest),$(jqr .publishedAt)" "200,$D1,$published" "the identical review again: 200, the one attached"
@@ -151,7 +151,7 @@ is "$status,$(jqr .error)" "409,already_reviewed" "a different review of the sam
 # and statement): the identical review again is the idempotent 200, not a stale 400.
 old=$((now - 90000)); B1old=$(jq -c ".createdAt = $old" <<<"$B1"); D1old=$(digest_of "$B1old")
 sql "UPDATE activity_reviews SET created_at = $old, digest = UNHEX('${D1old#0x}'),
-	statement_json = '$(statement "$B1old" | jq -S -c . | sed "s/'/''/g")' WHERE activity_id = UNHEX('${A1#0x}')"
+	statement_json = '$(statement "$B1old" | jq -c "$SORTED" | sed "s/'/''/g")' WHERE activity_id = UNHEX('${A1#0x}')"
 sx $M POST "$RV" "$B1old"
 is "$status,$(jqr .reviewDigest),$(jqr .createdAt),$(jqr .publishedAt)" "200,$D1old,$old,$published" \
 	"a day later, the identical review again: 200, the one attached"

@@ -151,13 +151,13 @@ ok "$rbad" "every receipt is 200 and valid against tip-receipt.json"
 is "$(jq -sc 'map([.tipId, .senderPoints, .recipientPoints]) | unique' <<<"$rtips")" \
 	"$(jq -c '.tips | to_entries | map([.key] + .value) | unique' <<<"$recomputed")" \
 	"every tip's senderPoints and recipientPoints, in every receipt that shows it, equal the recomputation"
-is "$(jq -sSc 'unique_by(.tipId) | group_by(.handle) | map({key: .[0].handle,
-	value: (map(.recipientPoints | tonumber) | add | tostring)}) | from_entries' <<<"$rtips")" \
-	"$(jq -Sc '.handles | map_values(.receivedPoints) | with_entries(select(.key != "github:nobody"))' <<<"$recomputed")" \
+is "$(jq -sc "unique_by(.tipId) | group_by(.handle) | map({key: .[0].handle,
+	value: (map(.recipientPoints | tonumber) | add | tostring)}) | from_entries | $SORTED" <<<"$rtips")" \
+	"$(jq -c ".handles | map_values(.receivedPoints) | with_entries(select(.key != \"github:nobody\")) | $SORTED" <<<"$recomputed")" \
 	"the recipientPoints of a handle's tips add up to its receivedPoints, for every handle"
-is "$(jq -sSc --arg ws "$BA $CA $DA $EA" 'unique_by(.tipId) as $t | [($ws | split(" "))[] as $w | {key: $w,
-	value: ([$t[] | select(.tipper == $w) | .senderPoints | tonumber] | add // 0 | tostring)}] | from_entries' <<<"$rtips")" \
-	"$(jq -Sc '.wallets | map_values(.sentPoints)' <<<"$recomputed")" \
+is "$(jq -sc --arg ws "$BA $CA $DA $EA" "unique_by(.tipId) as \$t | [(\$ws | split(\" \"))[] as \$w | {key: \$w,
+	value: ([\$t[] | select(.tipper == \$w) | .senderPoints | tonumber] | add // 0 | tostring)}] | from_entries | $SORTED" <<<"$rtips")" \
+	"$(jq -c ".wallets | map_values(.sentPoints) | $SORTED" <<<"$recomputed")" \
 	"the senderPoints of a wallet's tips add up to its sentPoints, for B, C, D and E"
 req GET /api/v1/points/policy
 is "$(jq -sc 'map(.pointsPolicyVersion) | unique' <<<"$rtips")" "[$(jqr '.policyVersion | @json')]" \

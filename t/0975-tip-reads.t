@@ -133,7 +133,7 @@ link() { get "/api/site/link/wallet?address=$1"; }
 link "$W5"
 is "$status" 200 "reverse lookup of the linked wallet: 200"
 valid wallet-accounts.json "$body" "reverse lookup: valid against 2.10"
-is "$(jq -c . <<<"$body")" \
+is_json "$(jq -c . <<<"$body")" \
 	"{\"version\":\"0.1\",\"address\":\"$W5\",\"handles\":[\"github:alice\"],\"accounts\":[{\"handle\":\"github:alice\",\"provider\":\"github\",\"linkedWallet\":\"$W5\",\"profileUrl\":\"https://github.com/alice\",\"verification\":\"boon_oauth_link\"}]}" \
 	"reverse lookup: github:alice, linked through the OAuth voucher"
 link "$OWNER"

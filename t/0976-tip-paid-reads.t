@@ -111,7 +111,7 @@ pay "/api/v1/handles/GitHub%3ACarol/boons?limit=4"
 is "$(jq -r '[.status, .paymentResponse.success] | join(",")' <<<"$res")" "200,true" "handle tips: paid with @x402/fetch, settled"
 is "$(( $(balance $PAYTO) - b0 ))" 10000 "the payee received exactly 10000 for the read"
 valid handle-tips.json "$body" "handle tips: valid against its schema"
-is "$(jq -c '[.handle, .counts, (.items | length), .pagination.hasMore]' <<<"$body")" \
+is_json "$(jq -c '[.handle, .counts, (.items | length), .pagination.hasMore]' <<<"$body")" \
 	'["github:carol",{"tips":6,"privateTips":2},4,true]' "the canonical handle, counts with the private tips, a first page of 4"
 ids=$(jq -r '.items[].tipId' <<<"$body")
 cur=$(jq -r .pagination.nextCursor <<<"$body")
@@ -129,14 +129,14 @@ is "$(jq -c '[.items[] | select(.private) | [.amountUsdc, .note, .status]]' <<<"
 is "$(jq -c '[.items[] | select(.private | not) | .amountUsdc]' <<<"$body")" '["50000","100000","400000","300000"]' \
 	"public tips show their amounts"
 pay "/api/v1/handles/x:nobody/boons"
-is "$(jq -c '[.counts, .items, .pagination.nextCursor]' <<<"$body")" '[{"tips":0,"privateTips":0},[],null]' "a handle without tips: empty"
+is_json "$(jq -c '[.counts, .items, .pagination.nextCursor]' <<<"$body")" '[{"tips":0,"privateTips":0},[],null]' "a handle without tips: empty"
 
 # ---- the gratitude graph of a handle
 pay "/api/v1/graphs/gratitude?subject=handle:GitHub:Carol"
 is "$(jq -r .status <<<"$res")" 200 "gratitude of a handle: paid, 200"
 valid gratitude-graph.json "$body" "gratitude of a handle: valid against its schema"
 is "$(jq -c .subject <<<"$body")" '{"kind":"handle","value":"github:carol"}' "the subject, canonical"
-is "$(jq -c '.nodes[] | select(.queried == true) | [.handle, .linkedWallet, .received]' <<<"$body")" \
+is_json "$(jq -c '.nodes[] | select(.queried == true) | [.handle, .linkedWallet, .received]' <<<"$body")" \
 	"[\"github:carol\",\"$W5\",{\"tips\":6,\"privateTips\":2,\"usdc\":\"850000\"}]" \
 	"carol's node: her linked wallet and what she received (public USDC only)"
 is "$(jq -c '[.edges[] | [.from, .to, .tipCount, .privateCount, .amountUsdc]] | sort' <<<"$body")" \
@@ -145,7 +145,7 @@ is "$(jq -c '[.edges[] | [.from, .to, .tipCount, .privateCount, .amountUsdc]] | 
 		[$t3, "handle:github:carol", 2, 2, "0"], [$w5, "handle:github:dave", 1, 0, "200000"]] | sort')" \
 	"edges: her three tippers (the private ones counted, no amount) and what her wallet tipped"
 is "$(jq -c '[.edges[].tipCount] | . == (sort | reverse)' <<<"$body")" true "edges: the most tips first"
-is "$(jq -c '.bounds' <<<"$body")" '{"limit":50,"edges":4,"truncated":false}' "bounds"
+is_json "$(jq -c '.bounds' <<<"$body")" '{"limit":50,"edges":4,"truncated":false}' "bounds"
 pay "/api/v1/graphs/gratitude?subject=handle:github:carol&limit=2"
 is "$(jq -c '[(.edges | length), .bounds.truncated]' <<<"$body")" '[2,true]' "limit bounds the edges and says so"
 
@@ -190,7 +190,7 @@ is "$(jq -c '[.handles, (.edges | length), .bounds.truncated]' <<<"$body")" '[["
 # ---- the score reads a handle's tips
 printf '{"recipient":"github:carol","serviceCostUsdc":"1"}' > "$http_tmp/score"
 pay /api/v1/score "$http_tmp/score"
-is "$(jq -c '.history' <<<"$body")" '{"source":"tips_received","recognitions":6,"distinctRecognizers":3}' \
+is_json "$(jq -c '.history' <<<"$body")" '{"source":"tips_received","recognitions":6,"distinctRecognizers":3}' \
 	"score: a handle's history is its indexed tips and distinct tippers"
 is "$(jq -c '[.components[] | select(.name == "recognitionHistory") | .value]' <<<"$body")" '["0.006"]' \
 	"score: +0.002 per distinct tipper"
@@ -207,7 +207,7 @@ is "$(jq -c '[.components[] | select(.name == "receivedPoints") | [.value, .inpu
 # ---- accounts on routed recognition rows
 pay "/api/v1/x402/routes/$ROUTE_1/recognitions"
 is "$(jq -c '.identityResolution' <<<"$body")" '"complete"' "recognitions: identity resolution complete (the tips index runs)"
-is "$(jq -c '.routedBoons[0].accounts' <<<"$body")" \
+is_json "$(jq -c '.routedBoons[0].accounts' <<<"$body")" \
 	"{\"recognizer\":[{\"handle\":\"github:carol\",\"provider\":\"github\",\"linkedWallet\":\"$W5\",\"profileUrl\":\"https://github.com/carol\",\"verification\":\"boon_oauth_link\"}],\"endpoint\":[],\"network\":[]}" \
 	"recognitions: the recognizer's linked GitHub handle"
 

@@ -150,7 +150,7 @@ valid a2a-agent-card.json "$CARD" "agent card: valid against its schema (exactly
 SKILLS="$b.suggest_recognition $b.prepare_agent_recognition $b.lookup_recognition $b.lookup_agent_reputation $b.claim_help $b.query_graph $b.query_graph_batch $b.score_handle $b.score_agent $b.review_self_reported $b.review_receipt_verified $b.review_${b}_backed"
 is "$(jq -r '[.skills[].id] | sort | join(" ")' <<<"$CARD")" "$(tr ' ' '\n' <<<"$SKILLS" | sort | paste -sd' ')" \
 	"agent card: exactly the twelve canonical skills, each once, no alias"
-is "$(jq -c '[.url, .supportedInterfaces, .documentationUrl, .provider]' <<<"$CARD")" \
+is_json "$(jq -c '[.url, .supportedInterfaces, .documentationUrl, .provider]' <<<"$CARD")" \
 	"[\"$URL/a2a\",[{\"url\":\"$URL/a2a\",\"protocolBinding\":\"HTTP+JSON\",\"protocolVersion\":\"1.0\"}],\"$DOCS/a2a\",{\"organization\":\"waymark\",\"url\":\"$URL\"}]" \
 	"agent card: the interface {base}/a2a over HTTP+JSON 1.0, docs and provider from the configuration"
 is "$(jq -c '[.capabilities.extensions[] | [.uri, .required]]' <<<"$CARD")" \
@@ -169,7 +169,7 @@ is "$(jq -c '[.protocolVersion, .protocolBinding, .url, .agentCardUrl, .contentT
 	"GET /a2a: protocol, binding, URLs, content types, SendMessage the only supported operation"
 is "$(jq -r '[.skills[]] | sort | join(" ")' <<<"$body")" "$(tr ' ' '\n' <<<"$SKILLS" | sort | paste -sd' ')" \
 	"GET /a2a: the twelve skills"
-is "$(jq -cS .aliases <<<"$body")" \
+is "$(jq -c ".aliases | $SORTED" <<<"$body")" \
 	"{\"$b.lookup_receipt\":\"$b.lookup_recognition\",\"$b.prepare_agent_payment\":\"$b.prepare_agent_recognition\"}" \
 	"GET /a2a: the two deprecated aliases and their canonical skills"
 is "$(jq -c .extensions <<<"$body")" "[\"$EXT\",\"$EXT2\",\"$LEG\",\"$LEG2\"]" "GET /a2a: the four extension URIs"
@@ -406,10 +406,10 @@ r POST /api/v1/acp/recognition-suggestion -H 'Content-Type: application/json' --
 is "$status" 200 "ACP suggestion: 200"
 valid acp-suggestion-response.json "$body" "ACP suggestion: valid against its schema"
 ACPS=$body
-is "$(jq -c '[.recipient, .suggestedBoon, .prepareUrl, .safety]' <<<"$body")" \
+is_json "$(jq -c '[.recipient, .suggestedBoon, .prepareUrl, .safety]' <<<"$body")" \
 	"[\"agent:$AG\",{\"amountUsdc\":\"0.25\",\"amountUsdcBaseUnits\":\"250000\",\"note\":\"fast and correct answers\",\"mintAttestation\":true},\"$URL/a2a/message:send\",{\"executesTransaction\":false,\"settlementExecution\":\"out_of_scope\"}]" \
 	"ACP suggestion: the recipient, the suggested tip, where to prepare it, executes nothing"
-is "$(jq -cS . <<<"$x")" "$(jq -cS . <<<"$body")" "the A2A skill answers the same suggestion"
+is "$(jq -c "$SORTED" <<<"$x")" "$(jq -c "$SORTED" <<<"$body")" "the A2A skill answers the same suggestion"
 is "$(grep -c "evidence/a2a-job-7" <<<"$body$x")" 0 "the evidence URI is not echoed"
 r POST /api/v1/acp/recognition-suggestion -H 'Content-Type: application/json' \
 	--data-binary "{\"recipient\":\"agent:$AG\",\"acpJobId\":\"j1\"}"
@@ -607,11 +607,11 @@ is "$(jq -r --arg b "$b" '[.result.tools[].name] as $n | [$b + "_suggest_recogni
 mcp "$(jq -cn --arg b "$b" --arg tx "$TXPUB" '{jsonrpc: "2.0", id: 2, method: "tools/call",
 	params: {name: ($b + "_lookup_recognition"), arguments: {txHash: $tx}}}')"
 is "$(jq -r .result.isError <<<"$body")" false "MCP lookup_recognition: a result"
-is "$(jq -cS .result.structuredContent <<<"$body")" "$(datapart recognitionRecord "$(cat "$adir/lookup.json")" | jq -cS .)" \
+is "$(jq -c ".result.structuredContent | $SORTED" <<<"$body")" "$(datapart recognitionRecord "$(cat "$adir/lookup.json")" | jq -c "$SORTED")" \
 	"MCP lookup_recognition: the same record as the A2A skill"
 mcp "$(jq -cn --arg b "$b" --argjson s "$SUGG" '{jsonrpc: "2.0", id: 3, method: "tools/call",
 	params: {name: ($b + "_suggest_recognition"), arguments: $s}}')"
-is "$(jq -cS .result.structuredContent <<<"$body")" "$(jq -cS . <<<"$ACPS")" "MCP suggest_recognition: the same suggestion as ACP"
+is "$(jq -c ".result.structuredContent | $SORTED" <<<"$body")" "$(jq -c "$SORTED" <<<"$ACPS")" "MCP suggest_recognition: the same suggestion as ACP"
 mcp "$(jq -cn --arg b "$b" '{jsonrpc: "2.0", id: 4, method: "tools/call",
 	params: {name: ($b + "_prepare_agent_recognition"), arguments: {recipient: "github:alice", amountUsdc: "1"}}}')"
 is "$(jq -c '.result | [.isError, (.structuredContent.error | type)]' <<<"$body")" '[true,"string"]' \

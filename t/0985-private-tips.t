@@ -327,7 +327,7 @@ for t in A B; do
 	eval "tx=\$TX$t id=\$ID$t"
 	r GET "/api/v1/${b}s/$tx/disclosure"
 	valid disclosure.json "$body" "disclosure of $t before any: valid"
-	is "$(jq -c . <<<"$body")" "{\"txHash\":\"$tx\",\"tipId\":\"$id\",\"disclosed\":false,\"action\":null,\"signer\":null,\"updatedAt\":null}" \
+	is_json "$(jq -c . <<<"$body")" "{\"txHash\":\"$tx\",\"tipId\":\"$id\",\"disclosed\":false,\"action\":null,\"signer\":null,\"updatedAt\":null}" \
 		"disclosure of $t: none yet"
 done
 r GET "/api/v1/${b}s/$TXP/disclosure"

@@ -27,7 +27,7 @@ is "$(header content-type)" application/json "GET /openapi.json: JSON"
 printf '%s' "$body" > "$tmp/served.json"
 "$tool" -c "$conf" routes openapi > "$tmp/printed.json"
 ok $? "waymark routes openapi prints the document of the running configuration"
-diff <(jq -S . "$tmp/served.json") <(jq -S . "$tmp/printed.json") >/dev/null
+diff <(jq "$SORTED" "$tmp/served.json") <(jq "$SORTED" "$tmp/printed.json") >/dev/null
 ok $? "the served document is exactly what waymark routes openapi prints"
 is "$(jq -r '.openapi + " " + .info.version' "$tmp/served.json")" "3.1.0 0.8.0" \
 	"OpenAPI 3.1.0, info.version 0.8.0 (spec section 9)"

@@ -35,8 +35,12 @@ header() {
 }
 
 check_error() { # check_error STATUS CODE DESCRIPTION
+	# .error and .message as jqr prints them, from one jq.
+	local both
+	both=$(jq -r '[.error, .message] | map(if type == "string" then . else tojson end) | join("\u001f")' \
+		<<<"$body" 2>/dev/null)
 	is "$status" "$1" "$3: status $1"
-	is "$(jqr .error)" "$2" "$3: error code $2"
-	like "$(jqr .message)" '^.{10,}$' "$3: has a message"
+	is "${both%%$'\x1f'*}" "$2" "$3: error code $2"
+	like "${both#*$'\x1f'}" '^.{10,}$' "$3: has a message"
 	is "$(header content-type)" "application/json" "$3: JSON content type"
 }

@@ -23,13 +23,39 @@ is() { # is <got> <want> <description>
 	fi
 }
 
+is_json() { # is_json <got-json> <want-json> <description>: the same JSON value (keys in any order)
+	local got=$1 want=$2; shift 2
+	if [ "$(jq -n --argjson g "$got" --argjson w "$want" '$g == $w' 2>/dev/null)" = true ]; then ok 0 "$@"; else
+		ok 1 "$@"
+		printf '#   got:  %s\n#   want: %s\n' "$got" "$want" >&2
+	fi
+}
+
 like() { # like <got> <extended-regex> <description>
-	local got=$1 re=$2; shift 2
-	if printf '%s' "$got" | grep -Eq -- "$re"; then ok 0 "$@"; else
+	local got=$1 re=$2 m=1; shift 2
+	# grep -E's meaning: some line of got matches (none when got is empty).
+	# One line is matched by bash itself (the same regex library, no
+	# process); several lines by grep, line by line.
+	if [[ -n $got && $got != *$'\n'* && $re != *$'\n'* ]]; then
+		[[ $got =~ $re ]] && m=0
+	else
+		printf '%s' "$got" | grep -Eq -- "$re" && m=0
+	fi
+	if [ "$m" = 0 ]; then ok 0 "$@"; else
 		ok 1 "$@"
 		printf '#   got:  %s\n#   want match: %s\n' "$got" "$re" >&2
 	fi
 }
+
+# A jq filter that sorts the keys of every object, as jq -S does: the
+# suite's jq is gojq (tools/run-tests), which always sorts and has no -S,
+# while a file run by hand may meet jq 1.6, which keeps the input's order.
+SORTED='walk(if type == "object" then to_entries | sort_by(.key) | from_entries else . end)'
+
+# jq_in_order ARGS...: jq 1.6 itself, which keeps an object's keys in the
+# order of the text, for a test of that order (keys_unsorted); gojq, the
+# suite's jq, sorts them.
+jq_in_order() { command -p jq "$@"; }
 
 diag() { printf '# %s\n' "$*"; }
 
