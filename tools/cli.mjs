@@ -8,6 +8,9 @@
 //   io.stdin()                   a promise of its whole standard input (a string)
 //   io.env                       its environment
 //   io.resolve(path)             a path of its caller's, made absolute
+//   io.signal                    an AbortSignal, aborted when its caller is gone
+//                                (a server's main runs until then; as a process
+//                                of its own, it is stopped by a signal instead)
 // It returns its exit status (nothing is 0) or ends with fail(status, message).
 // It keeps no state between calls: clients, accounts and options are made
 // in main, so the suite's helper (tools/node-helper.mjs) can run many calls
@@ -53,6 +56,7 @@ export function processIo() {
     stdin: async () => readFileSync(0, 'utf8'),
     env: process.env,
     resolve: (p) => path.resolve(p),
+    signal: new AbortController().signal,
   };
 }
 

@@ -154,6 +154,56 @@ static int helper_connect(void)
 	return fd;
 }
 
+/*
+ * Stopped by a signal (SIGTERM, SIGINT, SIGHUP): the call's end of the socket
+ * is shut for writing, which tells the helper its caller is gone (a server
+ * there, such as the facilitator, closes: io.signal in tools/cli.mjs), and
+ * node-call still reads until the helper has ended the call, so that when
+ * its starter's kill and wait return the server no longer listens, as with
+ * a process of its own. Then it dies of the same signal. A call that does
+ * not end within STOP_GRACE_S seconds (a tool that does not look at
+ * io.signal) is not waited for longer.
+ */
+#define STOP_GRACE_S 5
+static volatile sig_atomic_t stop_signo;
+static int call_fd = -1;
+
+static void die_of_stop_signal(void)
+{
+	struct sigaction sa = { .sa_handler = SIG_DFL };
+	sigemptyset(&sa.sa_mask);
+	sigaction(stop_signo, &sa, NULL);
+	raise(stop_signo);
+	_exit(128 + stop_signo);
+}
+
+static void on_stop(int signo)
+{
+	if (stop_signo)
+		return;
+	stop_signo = signo;
+	shutdown(call_fd, SHUT_WR);
+	alarm(STOP_GRACE_S);
+}
+
+static void on_alarm(int signo)
+{
+	(void)signo;
+	die_of_stop_signal();
+}
+
+static void catch_stop_signals(int fd)
+{
+	struct sigaction sa = { .sa_handler = on_stop };
+	sigemptyset(&sa.sa_mask);
+	call_fd = fd;
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	sa.sa_handler = on_alarm;
+	sigaction(SIGALRM, &sa, NULL);
+}
+
 /* Standard input, to the end, as I frames and an E. */
 static int send_stdin(int fd)
 {
@@ -182,6 +232,7 @@ int main(int argc, char **argv)
 	if (fd < 0)
 		run_real(argv);
 	signal(SIGPIPE, SIG_IGN);
+	catch_stop_signals(fd);
 
 	char cwd[4096];
 	if (!getcwd(cwd, sizeof cwd))
@@ -213,8 +264,11 @@ int main(int argc, char **argv)
 		free(name);
 	}
 	out_put(&req, "}}", 2);
-	if (send_frame(fd, 'R', req.p, req.len) < 0)
+	if (send_frame(fd, 'R', req.p, req.len) < 0) {
+		if (stop_signo)
+			die_of_stop_signal();
 		run_real(argv);   /* nothing was run yet */
+	}
 	free(req.p);
 
 	struct out body = { 0 };
@@ -230,7 +284,7 @@ int main(int argc, char **argv)
 			break;
 		switch (h[0]) {
 		case 'F':
-			if (ran)
+			if (ran || stop_signo)
 				goto lost;
 			close(fd);
 			free(body.p);
@@ -258,6 +312,8 @@ int main(int argc, char **argv)
 					     (uint32_t)(unsigned char)body.p[1] << 16 |
 					     (uint32_t)(unsigned char)body.p[2] << 8 | (unsigned char)body.p[3];
 				free(body.p);
+				if (stop_signo)
+					die_of_stop_signal();
 				return (int)(u & 0xff);
 			}
 		default:
@@ -266,6 +322,8 @@ int main(int argc, char **argv)
 	}
 lost:
 	free(body.p);
+	if (stop_signo)
+		die_of_stop_signal();
 	fprintf(stderr, "node-call: the helper ended the call of %s without an exit status\n", argv[1]);
 	return 70;
 }

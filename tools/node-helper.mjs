@@ -8,7 +8,9 @@
 // environment, output and exit status, and its own clients (a tool makes
 // them in main). A script that has no main (a server, a tool not yet made
 // callable) is answered "run it yourself", and node-call starts it as a
-// process of its own.
+// process of its own. A server's main (the facilitator) answers when
+// io.signal aborts, which is when its node-call goes away (it was killed):
+// the server lives as long as the process its starter holds.
 //
 // Frames both ways: one type byte, a 4-byte big-endian length, the bytes.
 //   from node-call: R {argv, cwd, env} (JSON)   I stdin bytes   E end of stdin
@@ -69,6 +71,11 @@ async function serve(conn, req) {
   };
   const write = (type) => (s) => { if (!conn.destroyed) conn.write(frame(type, s)); };
   let stdinText = null;
+  // The caller is gone when node-call shuts its end (it was stopped by a
+  // signal and waits for this call's end) or the connection drops.
+  const gone = new AbortController();
+  conn.on('end', () => gone.abort());
+  conn.on('close', () => gone.abort());
   const io = {
     out: write('O'),
     err: write('X'),
@@ -82,6 +89,7 @@ async function serve(conn, req) {
     },
     env: req.env,
     resolve: (p) => path.resolve(req.cwd, p),
+    signal: gone.signal,
   };
   let status;
   try {
@@ -129,7 +137,8 @@ process.on('unhandledRejection', (e) => { process.stderr.write(`node-helper: unh
 process.on('uncaughtException', (e) => { process.stderr.write(`node-helper: uncaught exception: ${e && e.stack ? e.stack : e}\n`); });
 
 try { fs.unlinkSync(sock); } catch { /* none */ }
-const server = net.createServer(onConnection);
+// Half-open: a node-call that shut its end still reads the call's end.
+const server = net.createServer({ allowHalfOpen: true }, onConnection);
 server.listen(sock, () => {
   fs.chmodSync(sock, 0o600);
   process.stdout.write(`node-helper: listening on ${sock}\n`);

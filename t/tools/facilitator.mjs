@@ -34,44 +34,54 @@
 //                   two count since start or since POST /_stats/reset.
 //   POST /_stats/reset  calls back to 0, maxInFlight to the current
 //                   inFlight. Answers the stats after the reset.
-// Prints "listening <port>" on stdout once it accepts connections.
+// Prints "listening <port>" on stdout once it accepts connections. It runs
+// until it is stopped: as a process, by a signal; in the suite's Node helper
+// (tools/node-helper.mjs), when its caller goes away (io.signal), which then
+// closes the server and every connection to it.
 import http from 'node:http';
 import { createWalletClient, http as viemHttp, publicActions, defineChain } from 'viem';
 import { privateKeyToAccount } from 'viem/accounts';
 import { x402Facilitator } from '@x402/core/facilitator';
 import { registerExactEvmScheme } from '@x402/evm/exact/facilitator';
 import { toFacilitatorEvmSigner } from '@x402/evm';
+import { cli, fail } from '../../tools/cli.mjs';
 
 const ANVIL3 = '0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6';
-const opt = {};
-for (let i = 2; i < process.argv.length; i += 2) opt[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
-const delayMs = { verify: Number(opt['delay-verify-ms'] ?? 0), settle: Number(opt['delay-settle-ms'] ?? 0) };
-if (!opt.rpc || !opt.port || (opt.fault && !['settle-down', 'settle-refused'].includes(opt.fault)) ||
-    !Object.values(delayMs).every((v) => Number.isInteger(v) && v >= 0)) {
-  process.stderr.write('usage: node facilitator.mjs --rpc URL --port N [--key 0xKEY] [--fault settle-down|settle-refused]\n' +
-    '         [--delay-verify-ms N] [--delay-settle-ms N]\n');
-  process.exit(2);
-}
-
-// Hold mode and counters (see the top of this file).
+const USAGE = 'usage: node facilitator.mjs --rpc URL --port N [--key 0xKEY] [--fault settle-down|settle-refused]\n' +
+  '         [--delay-verify-ms N] [--delay-settle-ms N]';
 const kinds = ['verify', 'settle'];
 const zero = () => ({ verify: 0, settle: 0 });
-const stats = { inFlight: zero(), held: zero(), maxInFlight: zero(), calls: zero() };
-let hold = { verify: false, settle: false };
-let waiting = [];   // resolve functions of the held calls
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
-async function holdIfAsked(kind) {
-  if (!hold[kind]) return;
-  stats.held[kind]++;
-  await new Promise((r) => waiting.push(r));
-  stats.held[kind]--;
-}
 
-async function main() {
-  const probe = await fetch(opt.rpc, {
-    method: 'POST', headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
-  }).then((r) => r.json());
+export async function main(argv, io) {
+  const opt = {};
+  for (let i = 0; i < argv.length; i += 2) opt[argv[i].replace(/^--/, '')] = argv[i + 1];
+  const delayMs = { verify: Number(opt['delay-verify-ms'] ?? 0), settle: Number(opt['delay-settle-ms'] ?? 0) };
+  if (!opt.rpc || !opt.port || (opt.fault && !['settle-down', 'settle-refused'].includes(opt.fault)) ||
+      !Object.values(delayMs).every((v) => Number.isInteger(v) && v >= 0))
+    fail(2, USAGE);
+
+  // Hold mode and counters (see the top of this file).
+  const stats = { inFlight: zero(), held: zero(), maxInFlight: zero(), calls: zero() };
+  let hold = { verify: false, settle: false };
+  let waiting = [];   // resolve functions of the held calls
+  let stopped = false; // a held call let go at the end does nothing
+  async function holdIfAsked(kind) {
+    if (!hold[kind]) return;
+    stats.held[kind]++;
+    await new Promise((r) => waiting.push(r));
+    stats.held[kind]--;
+  }
+
+  let probe;
+  try {
+    probe = await fetch(opt.rpc, {
+      method: 'POST', headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'eth_chainId', params: [] }),
+    }).then((r) => r.json());
+  } catch (e) {
+    fail(1, `facilitator: ${e.message}`);
+  }
   const chainId = Number(probe.result);
   const chain = defineChain({ id: chainId, name: `local-${chainId}`,
     nativeCurrency: { name: 'Ether', symbol: 'ETH', decimals: 18 }, rpcUrls: { default: { http: [opt.rpc] } } });
@@ -126,15 +136,16 @@ async function main() {
           return send(200, { hold });
         }
         if (req.method === 'POST' && req.url === '/_release') {
-          const w = waiting;
+          const held = waiting;
           hold = { verify: false, settle: false };
           waiting = [];
-          w.forEach((r) => r());
-          return send(200, { released: w.length });
+          held.forEach((r) => r());
+          return send(200, { released: held.length });
         }
         if (!kind) return send(404, { error: 'not found' });
         const b = JSON.parse(body);
         await holdIfAsked(kind);
+        if (stopped) return req.socket.destroy();
         if (kind === 'settle' && opt.fault === 'settle-down') return req.socket.destroy();
         if (kind === 'settle' && opt.fault === 'settle-refused') {
           return send(400, { success: false, errorReason: 'invalid_transaction_state', transaction: '',
@@ -144,16 +155,31 @@ async function main() {
           ? await facilitator.verify(b.paymentPayload, b.paymentRequirements)
           : await facilitator.settle(b.paymentPayload, b.paymentRequirements);
         if (delayMs[kind] > 0) await sleep(delayMs[kind]);
-        process.stderr.write(`${req.url} ${JSON.stringify({ ok: r.isValid ?? r.success, reason: r.invalidReason ?? r.errorReason ?? null })}\n`);
+        io.err(`${req.url} ${JSON.stringify({ ok: r.isValid ?? r.success, reason: r.invalidReason ?? r.errorReason ?? null })}\n`);
         send(200, r);
       } catch (e) {
-        process.stderr.write(`${req.url} error ${e.message}\n`);
+        io.err(`${req.url} error ${e.message}\n`);
         send(500, { error: String(e.message || e) });
       } finally {
         if (kind) stats.inFlight[kind]--;
       }
     });
   });
-  server.listen(Number(opt.port), opt.host || '127.0.0.1', () => process.stdout.write(`listening ${opt.port}\n`));
+  await new Promise((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(Number(opt.port), opt.host || '127.0.0.1', resolve);
+  }).catch((e) => fail(1, `facilitator: ${e.message}`));
+  io.out(`listening ${opt.port}\n`);
+  // Until its caller is gone; then no held call is left waiting.
+  await new Promise((resolve) => {
+    if (io.signal.aborted) resolve();
+    else io.signal.addEventListener('abort', resolve, { once: true });
+  });
+  stopped = true;
+  waiting.forEach((r) => r());
+  server.closeAllConnections();
+  await new Promise((resolve) => server.close(resolve));
+  return 0;
 }
-main().catch((e) => { process.stderr.write(`facilitator: ${e.message}\n`); process.exit(1); });
+
+cli(import.meta.url, main);
