@@ -214,10 +214,15 @@ points_or_profile(struct req *r, struct resp *w, bool profile)
 	if (!profile)
 		return answer(r, w, o);
 
+	/*
+	 * One row whether or not the handle received anything: a linked handle
+	 * that only sent has no handle_tip_stats row, and its totalSent is still
+	 * its wallet's (the LEFT JOIN leaves the received columns NULL, "0").
+	 */
 	sql_add(&q, "SELECT s.total_usdc, s.pushed_usdc, s.escrowed_usdc, s.claimed_usdc, "
 	    "(SELECT sent_usdc FROM wallet_tip_stats WHERE chain_id = ? AND wallet = ?), "
-	    "s.first_tip_at, s.last_tip_at FROM handle_tip_stats s WHERE s.chain_id = ? "
-	    "AND s.handle_hash = ?", SQL_U64(r->cfg->chain_id), SQL_BYTES(p.wallet, 20),
+	    "s.first_tip_at, s.last_tip_at FROM (SELECT 1 AS one) o LEFT JOIN handle_tip_stats s "
+	    "ON s.chain_id = ? AND s.handle_hash = ?", SQL_U64(r->cfg->chain_id), SQL_BYTES(p.wallet, 20),
 	    SQL_U64(r->cfg->chain_id), SQL_BYTES(h->hash, 32));
 	if (db_query(r->db, &q, &res) != DB_OK) {
 		json_object_put(o);

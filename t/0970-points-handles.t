@@ -299,4 +299,17 @@ wait_indexed "$last"; ok $? "a new tip is indexed"
 is "$(boards 20 | sort -u)" "[$((n0 + 1)),$a0,true]" \
 	"once it is indexed, every board read shows the new tip and recipient (and the chain row the indexer recomputed)"
 
+# ---- a linked handle that only sent: its profile's totalSent is its wallet's public tips
+F=$(key 5) FA=$(adr 5)
+t link --handle x:solo --wallet "$FA" >/dev/null
+t tip --from-key "$F" --handle github:solorecv --amount 250000 >/dev/null   # escrowed: at least 100000
+t tip --from-key "$F" --handle github:solorecv --amount 300000 >/dev/null
+t tip --from-key "$F" --handle github:solorecv --private --amount 100000 --note "kept private" >/dev/null
+wait_indexed "$last"; ok $? "x:solo's link and its wallet's three tips are indexed"
+req GET /api/v1/handles/x:solo/profile
+valid handle-profile.json "$body" "profile of x:solo, which only sent (schema)"
+is "$(jqr '[.profile.totalSent, .profile.totalReceived, .boonsSent, .boonsReceived, .profile.linkedWallet, .profile.firstTipAt] | @json')" \
+	"[\"550000\",\"0\",3,0,\"$FA\",null]" \
+	"x:solo only sent: totalSent 550000 (250000 + 300000, the private tip in the count only), nothing received"
+
 done_testing
