@@ -332,8 +332,12 @@ confirm_body(struct db *db, void *arg)
 	if ((rc = db_query(db, &q, &res)) != DB_OK)
 		return rc;
 	while (res && (row = mysql_fetch_row(res)) != NULL) {
-		long s = row[0] ? strtol(row[0], NULL, 10) : 0;
+		uint64_t s;
 
+		if (db_row_u64(row, 0, "active_slot", &s) != DB_OK) {
+			mysql_free_result(res);
+			return DB_ERROR;
+		}
 		if (s >= 1 && s <= PROFILE_WALLETS_MAX)
 			used[s] = true;
 	}

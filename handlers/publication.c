@@ -499,19 +499,30 @@ resolve_unknown_payments(struct db *db, const struct config *cfg, unsigned min_a
 		memcpy(pay.nonce, row[1], 32);
 		memcpy(pay.to.b, row[2], ADDR_LEN);
 		memcpy(pay.value, row[3], len[3]);
+		/*
+		 * What the chain says goes to the ledger first; a row the ledger
+		 * could not record stops this run (the next one asks again), so no
+		 * publication below moves on a ledger that does not say so.
+		 */
 		switch (x402_authorization_state(cfg, &pay, tx)) {
 		case X402_AUTH_USED:
-			ledger_mark(db, &pay, LEDGER_SETTLED, tx, NULL);
+			if (ledger_mark(db, &pay, LEDGER_SETTLED, tx, NULL) < 0)
+				rc = DB_ERROR;
 			break;
 		case X402_AUTH_VOID:
-			ledger_mark(db, &pay, LEDGER_FAILED, NULL, "authorization_void");
+			if (ledger_mark(db, &pay, LEDGER_FAILED, NULL, "authorization_void") < 0)
+				rc = DB_ERROR;
 			break;
 		default:
 			break;
 		}
+		if (rc != DB_OK)
+			break;
 	}
 	if (res)
 		mysql_free_result(res);
+	if (rc != DB_OK)
+		return rc;
 	/* Void ones: nothing paid for them, so their records go. */
 	sql_reset(&q);
 	sql_add(&q, "DELETE FROM review_publications WHERE chain_id = ? AND "

@@ -82,14 +82,15 @@ store_checkpoint(struct store *s, struct checkpoint *cp)
 		return rc;
 	rc = DB_ERROR;
 	if (res && (row = mysql_fetch_row(res)) != NULL && (len = mysql_fetch_lengths(res)) != NULL) {
-		long long v = 0;
+		int64_t v;
 
-		sscanf(row[0], "%lld", &v);
-		cp->number = v;
-		cp->has_hash = row[1] != NULL && len[1] == 32;
-		if (cp->has_hash)
-			memcpy(cp->hash, row[1], 32);
-		rc = DB_OK;
+		if (db_row_i64(row, 0, "block_number", &v) == DB_OK) {
+			cp->number = v;
+			cp->has_hash = row[1] != NULL && len[1] == 32;
+			if (cp->has_hash)
+				memcpy(cp->hash, row[1], 32);
+			rc = DB_OK;
+		}
 	}
 	if (res)
 		mysql_free_result(res);
@@ -429,20 +430,24 @@ store_recent_blocks(struct store *s, int64_t below, struct block_ref *out, size_
 	    SQL_BYTES(ct, 20), SQL_I64(below), SQL_U64(max));
 	if ((rc = db_query(s->db, &q, &res)) != DB_OK)
 		return rc;
+	rc = DB_OK;
 	while (res && (row = mysql_fetch_row(res)) != NULL && *n < max) {
 		unsigned long *len = mysql_fetch_lengths(res);
-		unsigned long long v = 0;
+		uint64_t v;
 
 		if (len[1] != 32)
 			continue;
-		sscanf(row[0], "%llu", &v);
+		if (db_row_u64(row, 0, "block_number", &v) != DB_OK) {
+			rc = DB_ERROR;
+			break;
+		}
 		out[*n].number = v;
 		memcpy(out[*n].hash, row[1], 32);
 		(*n)++;
 	}
 	if (res)
 		mysql_free_result(res);
-	return DB_OK;
+	return rc;
 }
 
 enum key_col { COL_ROUTE, COL_TIPPER, COL_ENDPOINT_PAY_TO, COL_NETWORK_PAY_TO };

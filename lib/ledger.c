@@ -97,11 +97,14 @@ lookup(struct db *db, const struct x402_payment *p, const struct x402_requiremen
 			memcpy(tx, row[0], 32);
 			*has_tx = true;
 		}
-		if (held_s && row[1]) {
-			char *end;
-			unsigned long long left = strtoull(row[1], &end, 10);
+		if (held_s) {
+			uint64_t left;
 
-			if (*end == '\0' && left > 0) {
+			if (db_row_u64(row, 1, "held_s", &left) != DB_OK) {
+				rc = LEDGER_UNAVAILABLE;
+				goto out;
+			}
+			if (left > 0) {
 				*held_s = left;
 				rc = LEDGER_HELD;
 			}

@@ -7,7 +7,10 @@
  * again, and only for the resource URL it was bound to, by one conditional
  * UPDATE.
  *
- * Return conventions: enum ledger_rc (LEDGER_OK is 0).
+ * Return conventions: enum ledger_rc (LEDGER_OK is 0). Every result is
+ * the caller's to act on: a payment whose ledger row is not what the
+ * caller believes is a charge without a record, so ignoring one does not
+ * compile (LEDGER_RESULT).
  */
 #ifndef WAYMARK_LEDGER_H
 #define WAYMARK_LEDGER_H
@@ -17,6 +20,8 @@
 
 #include "db.h"
 #include "x402.h"
+
+#define LEDGER_RESULT __attribute__((warn_unused_result))
 
 enum ledger_rc {
 	LEDGER_OK = 0,
@@ -33,7 +38,7 @@ enum ledger_status {
 };
 
 /* Reserve payment p, bound to rq, for the row endpoint_id. */
-enum ledger_rc ledger_reserve(struct db *db, const struct x402_payment *p,
+LEDGER_RESULT enum ledger_rc ledger_reserve(struct db *db, const struct x402_payment *p,
     const struct x402_requirements *rq, const char *endpoint_id);
 
 /*
@@ -45,7 +50,7 @@ enum ledger_rc ledger_reserve(struct db *db, const struct x402_payment *p,
  * (*has_tx). LEDGER_USED otherwise. ledger_unknown_here and
  * ledger_claim_unknown match the signature the same way.
  */
-enum ledger_rc ledger_settled_here(struct db *db, const struct x402_payment *p,
+LEDGER_RESULT enum ledger_rc ledger_settled_here(struct db *db, const struct x402_payment *p,
     const struct x402_requirements *rq, const char *endpoint_id, uint8_t tx[32], bool *has_tx);
 
 /*
@@ -59,7 +64,7 @@ enum ledger_rc ledger_settled_here(struct db *db, const struct x402_payment *p,
  * served (or died too recently to tell); *held_s is how many seconds are
  * left before it counts as abandoned. LEDGER_USED otherwise.
  */
-enum ledger_rc ledger_unknown_here(struct db *db, const struct x402_payment *p,
+LEDGER_RESULT enum ledger_rc ledger_unknown_here(struct db *db, const struct x402_payment *p,
     const struct x402_requirements *rq, const char *endpoint_id, uint64_t *held_s);
 
 /*
@@ -67,13 +72,13 @@ enum ledger_rc ledger_unknown_here(struct db *db, const struct x402_payment *p,
  * back to reserved, which counts as possibly charged); LEDGER_OK for the
  * one request that claimed it, LEDGER_USED when another did meanwhile.
  */
-enum ledger_rc ledger_claim_unknown(struct db *db, const struct x402_payment *p);
+LEDGER_RESULT enum ledger_rc ledger_claim_unknown(struct db *db, const struct x402_payment *p);
 
 /*
  * Move p's row to status (a settled row is never moved to another status), with the settlement transaction tx (32 bytes,
  * or NULL) and a facilitator reason code (or NULL). 0 or -1.
  */
-int ledger_mark(struct db *db, const struct x402_payment *p, enum ledger_status status,
+LEDGER_RESULT int ledger_mark(struct db *db, const struct x402_payment *p, enum ledger_status status,
     const uint8_t *tx, const char *reason);
 
 #endif
