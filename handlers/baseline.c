@@ -340,7 +340,11 @@ v_candidate(struct req *r, struct resp *w, const char *path, json_object *c)
 		"reviews", "usage", "price", "invocation", "links", NULL };
 	static const char *const opt_keys[] = { "limitations", NULL };
 	static const char *const usage_keys[] = { "useCount", "walletCount", "profileCount", NULL };
-	/* Newer than the interface's three; a baseline saved before it lacks it. */
+	/*
+	 * Not the interface's: snapshots of an earlier version of this service
+	 * carried it, so a baseline saved from one still validates; it is never
+	 * compared, and no snapshot or export has it now.
+	 */
 	static const char *const usage_opt[] = { "clientSettlementProfileCount", NULL };
 	static const char *const inv_keys[] = { "client", "discoveryUrl", "method", "endpoint",
 		"requiresApproval", NULL };

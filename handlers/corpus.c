@@ -456,8 +456,8 @@ corpus_review_sql(struct sql *q, uint64_t chain, const char *reviewer)
 /*
  * Public profiles with a used fact of each corpus route, counted apart by
  * its evidence: an official receipt (usage.profileCount) or the wallet's
- * own word bound to a settlement (usage.clientSettlementProfileCount;
- * docs/ARCHITECTURE.md, Profile activity). The profile is public_all and
+ * own word bound to a settlement (the compare report's
+ * clientSettlementProfileCount; docs/ARCHITECTURE.md, Profile activity). The profile is public_all and
  * the wallet that published the fact is still active in it.
  */
 static enum db_rc

@@ -20,10 +20,12 @@
  * reviews, or for a client_settlement review the public profile activity
  * it is attached to); with `reviewer`, only routes that wallet reviewed
  * remain and its reviews come first. usage.profileCount counts the public
- * (public_all) profiles with a receipt-backed used fact of the route,
- * usage.clientSettlementProfileCount those with a client_settlement one;
- * nothing of a private profile is read (docs/ARCHITECTURE.md, Profile
- * activity).
+ * (public_all) profiles with a receipt-backed used fact of the route; the
+ * snapshot's usage has the interface's three members and no more (its
+ * objects are closed). A report's candidates (discovery_report_snapshot)
+ * also count those with a client_settlement one,
+ * usage.clientSettlementProfileCount. Nothing of a private profile is read
+ * (docs/ARCHITECTURE.md, Profile activity).
  *
  * A route is a candidate while any of its descriptions is current: the
  * newest unexpired context describes it, else a catalog listing does.
@@ -196,7 +198,7 @@ candidate_reviews(const struct cand *c, const struct mine *m, const char *review
 
 static json_object *
 candidate_json(const struct config *cfg, const struct cand *c, const uint32_t *matched,
-    const struct terms *tm, const struct mine *m, const char *reviewer_hex)
+    const struct terms *tm, const struct mine *m, const char *reviewer_hex, bool report)
 {
 	json_object *o = json_object_new_object(), *usage, *price, *inv, *links;
 	char rid[67], path[128];
@@ -213,8 +215,9 @@ candidate_json(const struct config *cfg, const struct cand *c, const uint32_t *m
 	json_object_object_add(usage, "useCount", json_object_new_int64((int64_t)c->uses));
 	json_object_object_add(usage, "walletCount", json_object_new_int64((int64_t)c->wallets));
 	json_object_object_add(usage, "profileCount", json_object_new_int64((int64_t)c->profiles));
-	json_object_object_add(usage, "clientSettlementProfileCount",
-	    json_object_new_int64((int64_t)c->settlement_profiles));
+	if (report)
+		json_object_object_add(usage, "clientSettlementProfileCount",
+		    json_object_new_int64((int64_t)c->settlement_profiles));
 	json_object_object_add(o, "usage", usage);
 	price = json_object_new_object();
 	if (c->price_usdc[0]) {
@@ -350,7 +353,7 @@ load_mine(struct req *r, const char *rhex, struct mine **out, size_t *n)
  */
 static enum err
 snapshot_locked(struct req *r, struct resp *w, struct corpus *k, const char *q, uint64_t limit,
-    const struct addr *reviewer, const char *rhex, const struct mine *mine, size_t nmine,
+    const struct addr *reviewer, const char *rhex, const struct mine *mine, size_t nmine, bool report,
     json_object **out)
 {
 	struct terms tm = { .n = 0 };
@@ -376,7 +379,7 @@ snapshot_locked(struct req *r, struct resp *w, struct corpus *k, const char *q, 
 			const struct mine *m = reviewer ? find_mine(mine, nmine, c) : NULL;
 
 			if (!reviewer || m)
-				json_object_array_add(arr, candidate_json(r->cfg, c, NULL, &tm, m, rhex));
+				json_object_array_add(arr, candidate_json(r->cfg, c, NULL, &tm, m, rhex, report));
 		}
 	} else {
 		if (++k->gen == 0) {
@@ -409,7 +412,7 @@ snapshot_locked(struct req *r, struct resp *w, struct corpus *k, const char *q, 
 		for (size_t i = 0; i < nh; i++)
 			json_object_array_add(arr, candidate_json(r->cfg, &k->e[hits[i].doc],
 			    &k->match[hits[i].doc * F__MAX], &tm,
-			    reviewer ? find_mine(mine, nmine, &k->e[hits[i].doc]) : NULL, rhex));
+			    reviewer ? find_mine(mine, nmine, &k->e[hits[i].doc]) : NULL, rhex, report));
 		for (size_t i = 0; i < k->ntouched; i++)
 			memset(&k->match[k->touched[i] * F__MAX], 0, F__MAX * sizeof(*k->match));
 		k->ntouched = 0;
@@ -436,9 +439,9 @@ snapshot_locked(struct req *r, struct resp *w, struct corpus *k, const char *q, 
 	return ERR_NONE;
 }
 
-enum err
-discovery_snapshot(struct req *r, struct resp *w, const char *q, uint64_t limit,
-    const struct addr *reviewer, json_object **out)
+static enum err
+snapshot(struct req *r, struct resp *w, const char *q, uint64_t limit, const struct addr *reviewer,
+    bool report, json_object **out)
 {
 	struct corpus *k;
 	struct mine *mine = NULL;
@@ -465,10 +468,24 @@ discovery_snapshot(struct req *r, struct resp *w, const char *q, uint64_t limit,
 	else if (rc != DB_OK)
 		e = db_fail(w, rc);
 	else
-		e = snapshot_locked(r, w, k, q, limit, reviewer, rhex, mine, nmine, out);
+		e = snapshot_locked(r, w, k, q, limit, reviewer, rhex, mine, nmine, report, out);
 	corpus_release();
 	mine_free(mine, nmine);
 	return e;
+}
+
+enum err
+discovery_snapshot(struct req *r, struct resp *w, const char *q, uint64_t limit,
+    const struct addr *reviewer, json_object **out)
+{
+	return snapshot(r, w, q, limit, reviewer, false, out);
+}
+
+enum err
+discovery_report_snapshot(struct req *r, struct resp *w, const char *q, uint64_t limit,
+    const struct addr *reviewer, json_object **out)
+{
+	return snapshot(r, w, q, limit, reviewer, true, out);
 }
 
 

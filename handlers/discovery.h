@@ -26,4 +26,14 @@
 enum err discovery_snapshot(struct req *r, struct resp *w, const char *q, uint64_t limit,
     const struct addr *reviewer, json_object **out);
 
+/*
+ * The same candidates for a report (the compare report): each usage also
+ * counts the public profiles whose use of the route rests on their own
+ * client_settlement facts, usage.clientSettlementProfileCount. A
+ * snapshot's objects are closed (docs/PROTOCOL.md, Discovery snapshot), so
+ * that member is never in a snapshot, an export or a baseline.
+ */
+enum err discovery_report_snapshot(struct req *r, struct resp *w, const char *q, uint64_t limit,
+    const struct addr *reviewer, json_object **out);
+
 #endif

@@ -18,7 +18,9 @@
  *
  * Candidates are always those of the free discovery snapshot for the same
  * q, limit and reviewer (discovery_snapshot), in its order: a report never
- * ranks, recommends or scores, and names no winner.
+ * ranks, recommends or scores, and names no winner. Compare reads them
+ * with one more usage count (discovery_report_snapshot: the profiles with
+ * client_settlement use, which a snapshot, and so a baseline, never has).
  *
  * Compare puts facts side by side, one row per candidate: the price fields
  * and usage counts of the candidate, every review of the route counted per
@@ -145,7 +147,7 @@ static const struct column columns[] = {
 	{ "profileCount", "Public profiles with receipt-backed use facts for the route (discovery "
 	    "usage.profileCount)." },
 	{ "clientSettlementProfileCount", "Public profiles whose use of the route rests on their own "
-	    "client_settlement facts (discovery usage.clientSettlementProfileCount)." },
+	    "client_settlement facts (counted apart from profileCount; not in the discovery snapshot)." },
 	{ BRAND_LOWER "BackedReviewCount", "Reviews in the " BRAND_LANE " lane (cite a routed recognition)." },
 	{ "receiptVerifiedReviewCount", "Reviews in the receipt_verified lane." },
 	{ "selfReportedReviewCount", "Reviews in the self_reported lane (prove signer control only)." },
@@ -236,7 +238,7 @@ report_compare(struct req *r, struct resp *w, const struct params *p, json_objec
 	enum err e;
 
 	*out = NULL;
-	if ((e = discovery_snapshot(r, w, p->q, p->limit, p->reviewer, &snap)) != ERR_NONE)
+	if ((e = discovery_report_snapshot(r, w, p->q, p->limit, p->reviewer, &snap)) != ERR_NONE)
 		return e;
 	o = json_object_new_object();
 	json_object_object_add(o, "version", json_object_new_string(REPORT_VERSION));
@@ -290,8 +292,8 @@ out:
 /* Names compared per candidate; "reviewsShown.<lane>" follow for each lane. */
 static const char *const diff_fields[] = {
 	"position", "title", "summary", "url", "method", "price.amount", "price.currency", "price.status",
-	"price.checkedAt", "usage.useCount", "usage.walletCount", "usage.profileCount",
-	"usage.clientSettlementProfileCount", "matchReasons", "reviewsShown.latestPublishedAt", NULL,
+	"price.checkedAt", "usage.useCount", "usage.walletCount", "usage.profileCount", "matchReasons",
+	"reviewsShown.latestPublishedAt", NULL,
 };
 
 /* The compared facts of a candidate (validated snapshot JSON) at 1-based position. */
@@ -316,9 +318,6 @@ diff_facts(json_object *c, size_t position)
 	copy_member(f, "usage.useCount", usage, "useCount");
 	copy_member(f, "usage.walletCount", usage, "walletCount");
 	copy_member(f, "usage.profileCount", usage, "profileCount");
-	/* A baseline saved before the member existed lacks it: not compared (report_changes). */
-	if (json_object_object_get_ex(usage, "clientSettlementProfileCount", NULL))
-		copy_member(f, "usage.clientSettlementProfileCount", usage, "clientSettlementProfileCount");
 	copy_member(f, "matchReasons", c, "matchReasons");
 	for (size_t l = 0; baseline_lanes[l]; l++) {
 		int64_t n = 0;

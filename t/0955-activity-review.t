@@ -13,8 +13,10 @@
 # second review of the same route by the same wallet.
 # Discovery then shows the review in its own lane with a sourceUrl that
 # resolves, never ranks it, counts the public profiles that used the route
-# through client settlements (usage.clientSettlementProfileCount) apart from
-# receipt-backed use (usage.profileCount), shows nothing of a private
+# through client settlements (the compare report's
+# clientSettlementProfileCount: the snapshot's usage is closed, the
+# interface's three members) apart from receipt-backed use
+# (usage.profileCount), shows nothing of a private
 # profile, and lets one lane fill at most 4 of the 10 review slots while
 # others have reviews for them; the corpus notices each new fact, review
 # and discovery-mode change.
@@ -36,13 +38,24 @@ lower() { printf '%s' "$1" | tr 'A-F' 'a-f'; }
 client_ev() { jq -cn --arg t "$1" '{kind: "client_settlement", transaction: $t, method: "GET", url: "'$RURL'"}'; }
 discover() { req GET "/api/v1/x402/discovery${1:-}"; }
 cand() { jqr ".candidates[] | select(.routeId == \"$1\") | $2"; }
-counts() { cand $ROUTE '.usage | "\(.profileCount),\(.clientSettlementProfileCount)"'; }   # receipt-backed, client settlements
+RP=$KEY7   # pays the compare reports counts reads
+printf '%s' '{"q":"forecast"}' > "$http_tmp/compare.json"
+# counts: the public profiles with receipt-backed use (usage.profileCount of
+# the snapshot in $body) and with client-settlement use (the paid compare
+# report's clientSettlementProfileCount for the same query).
+counts() {
+	local cs
+	cs=$(node "$tools/pay.mjs" --key "$RP" --url "$URL/api/v1/x402/reports/compare" --body "$http_tmp/compare.json" |
+		jq -r --arg r "$ROUTE" '.body.rows[] | select(.routeId == $r) | .facts.clientSettlementProfileCount')
+	printf '%s,%s' "$(cand $ROUTE '.usage.profileCount')" "$cs"
+}
+usage_keys() { cand $ROUTE '.usage | keys | join(",")'; }
 
 # ---- a public profile whose member M pays, and its facts
 pid=$(new_profile $C)
 go_public "$pid" $C; ok $? "the controller's profile is public (public_all)"
 link "$pid" $C $M; ok $? "M links its wallet"
-mint "$MA" 1000000
+mint "$MA" 1000000; mint "$(addr_of $RP)" 1000000
 T1=$(paid_read $M)
 like "$T1" '^0x[0-9a-f]{64}$' "M pays the stack's paid read with the x402 client"
 discover "?q=forecast"
@@ -56,6 +69,9 @@ A0=$(jqr .id)
 is "$status,$(jqr .kind)" "201,paid_settlement" "and as a route-less paid_settlement fact"
 discover "?q=forecast"
 is "$(counts)" 0,1 "discovery notices the fact at once: clientSettlementProfileCount 1, profileCount (receipt-backed) 0"
+is "$(usage_keys)" profileCount,useCount,walletCount \
+	"the snapshot's usage keeps the interface's three members (closed) with client-settlement use"
+valid discovery-snapshot.json "$body" "  the snapshot with client-settlement use (schema: usage closed)"
 
 RV=/api/v1/x402/profiles/$pid/activity/$A1/review
 now=$(date +%s)
