@@ -9,14 +9,17 @@
 //     is pinned only by an official offer-receipt extension the service has
 //     observed, so with --waymark and --config the endpoint first lists its
 //     route in an x402 catalog with its signed offer (a one-shot catalog on
-//     a free local port, synced once by `waymark catalog-sync`).
+//     a free local port, synced once by `waymark catalog-sync`). Without
+//     them (the stack has a catalog_url of its own, whose listings carry no
+//     offer of these demo endpoints) the receipt_verified reviews are
+//     skipped, and the output says so: they could only be refused.
 // The publication fees are paid by Anvil account #9, which mints itself
 // test USDC first.
 //
 // Usage: node t/tools/demo-paid-reviews.mjs --api URL --rpc URL --state FILE --seed FILE
 //        [--waymark BIN --config FILE]
-// Prints {published, unchanged, rejected:[{lane, routeId, status, error}]};
-// exits 1 when any was rejected.
+// Prints {published, unchanged, rejected:[{lane, routeId, status, error}],
+// skipped:[{lane, reason}]}; exits 1 when any was rejected.
 // A tool of tools/cli.mjs: the suite's helper runs it in process; its
 // one-shot catalog is closed before main returns.
 import { spawn } from 'node:child_process';
@@ -72,7 +75,7 @@ export async function main(argv, io) {
       inputs: [{ name: 'to', type: 'address' }, { name: 'amount', type: 'uint256' }], outputs: [{ type: 'bool' }] }] });
   const pay = payingFetch(PAYER_KEY, pacedFetch);
 
-  const out = { published: 0, unchanged: 0, rejected: [] };
+  const out = { published: 0, unchanged: 0, rejected: [], skipped: [] };
   async function publish(lane, path, body) {
     const res = await pay(`${API}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' },
       body: JSON.stringify(body) });
@@ -140,7 +143,11 @@ export async function main(argv, io) {
     if (sync !== 0) io.err(`demo-paid-reviews: catalog-sync exited ${sync}\n`);
   }
 
-  for (const [i, r] of routes.slice(2, 4).entries()) {
+  if (!(opt.waymark && opt.config)) {
+    out.skipped.push({ lane: 'receipt_verified', reason: 'a catalog_url is configured, and its listings carry '
+      + 'no signed offer of the demo endpoints, which a receipt_verified review needs' });
+  }
+  for (const [i, r] of (opt.waymark && opt.config ? routes.slice(2, 4) : []).entries()) {
     const endpoint = endpointOf(r);
     const who = privateKeyToAccount(REVIEWER_KEYS[i]);
     const issuedAt = now() - 60;
