@@ -93,6 +93,17 @@ economics_protocols(const struct config *cfg)
 	return a;
 }
 
+int
+economics_price_atomic(const char *price_usdc, char *out, size_t cap)
+{
+	struct decimal d;
+
+	if (price_usdc == NULL || decimal_parse(price_usdc, strlen(price_usdc), &d) != DECIMAL_OK ||
+	    decimal_to_atomic(&d, USDC_DECIMALS, out, cap) != DECIMAL_OK)
+		return -1;
+	return 0;
+}
+
 json_object *
 economics_prices_json(const struct config *cfg, const struct endpoint *tab, size_t n)
 {
@@ -101,12 +112,9 @@ economics_prices_json(const struct config *cfg, const struct endpoint *tab, size
 	for (size_t i = 0; i < n; i++) {
 		const struct endpoint *e = &tab[i];
 		char atomic[DECIMAL_ATOMIC_BUFSZ];
-		struct decimal d;
 		json_object *row, *price;
 
-		if (e->auth != AUTH_PAID || e->price_usdc == NULL ||
-		    decimal_parse(e->price_usdc, strlen(e->price_usdc), &d) != DECIMAL_OK ||
-		    decimal_to_atomic(&d, USDC_DECIMALS, atomic, sizeof(atomic)) != DECIMAL_OK)
+		if (e->auth != AUTH_PAID || economics_price_atomic(e->price_usdc, atomic, sizeof(atomic)) < 0)
 			continue;
 		row = json_object_new_object();
 		json_object_object_add(row, "resourceId", json_object_new_string(e->id));

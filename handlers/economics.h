@@ -56,6 +56,13 @@ json_object *economics_prices_json(const struct config *cfg, const struct endpoi
 json_object *economics_protocols(const struct config *cfg);
 
 /*
+ * A row's price (a decimal USDC string, endpoint.h) as atomic units of
+ * USDC's 6 decimals into out[cap]: "0.01" -> "10000". 0, or -1 when it is
+ * not a price or does not fit.
+ */
+int economics_price_atomic(const char *price_usdc, char *out, size_t cap);
+
+/*
  * "scheme://host[:port]" of an http or https URL into out[cap]: scheme
  * and host lowercased, userinfo dropped, the default port (80, 443)
  * dropped. 0, or -1 when url is not such a URL or out is too small.

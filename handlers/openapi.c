@@ -316,13 +316,16 @@ responses(const struct endpoint *e)
 	return r;
 }
 
-/* x-payment-info of a paid row, in the shape x402scan reads (openapi.h). */
+/*
+ * x-payment-info of a paid row, read by both discovery readers (openapi.h):
+ * x402scan's price and protocols, and the MPP draft's offers.
+ */
 static json_object *
 payment_info(const struct config *cfg, const struct endpoint *e)
 {
 	json_object *o = json_object_new_object(), *price = json_object_new_object(),
-	    *protos = json_object_new_array(), *names = economics_protocols(cfg);
-	char usdc[ADDR_TEXT_LEN + 1];
+	    *protos = json_object_new_array(), *names = economics_protocols(cfg), *offers = NULL;
+	char usdc[ADDR_TEXT_LEN + 1], atomic[32];
 
 	json_object_object_add(price, "mode", str("fixed"));
 	json_object_object_add(price, "currency", str("USD"));
@@ -333,15 +336,30 @@ payment_info(const struct config *cfg, const struct endpoint *e)
 		json_object *p = json_object_new_object(), *detail = json_object_new_object();
 
 		if (name && strcmp(name, "mpp") == 0) {
+			json_object *offer = json_object_new_object();
+
 			json_object_object_add(detail, "method", str("evm"));
 			json_object_object_add(detail, "intent", str("charge"));
 			json_object_object_add(detail, "currency", str(addr_format(&cfg->usdc_address, usdc)));
+			/* The MPP draft's offer: its amount in atomic units. */
+			json_object_object_add(offer, "intent", str("charge"));
+			json_object_object_add(offer, "method", str("evm"));
+			if (economics_price_atomic(e->price_usdc, atomic, sizeof(atomic)) == 0)
+				json_object_object_add(offer, "amount", str(atomic));
+			else
+				json_object_object_add(offer, "amount", NULL);
+			json_object_object_add(offer, "currency", str(usdc));
+			json_object_object_add(offer, "description", str(e->summary ? e->summary : e->id));
+			offers = json_object_new_array();
+			json_object_array_add(offers, offer);
 		}
 		json_object_object_add(p, name ? name : "x402", detail);
 		json_object_array_add(protos, p);
 	}
 	json_object_put(names);
 	json_object_object_add(o, "protocols", protos);
+	if (offers)
+		json_object_object_add(o, "offers", offers);
 	return o;
 }
 
@@ -533,6 +551,26 @@ info(void)
 	return o;
 }
 
+/* The MPP discovery draft's x-service-info: what the service is, where its docs are. */
+static json_object *
+service_info(const struct config *cfg)
+{
+	json_object *o = json_object_new_object(), *cats = json_object_new_array(),
+	    *docs = json_object_new_object();
+	static const char *const categories[] = { "discovery", "reviews", "reputation", "payments", NULL };
+	char llms[sizeof(cfg->public_base_url) + 16];
+
+	for (size_t i = 0; categories[i]; i++)
+		json_object_array_add(cats, str(categories[i]));
+	json_object_object_add(o, "categories", cats);
+	snprintf(llms, sizeof(llms), "%s/skill.md", cfg->public_base_url);
+	json_object_object_add(docs, "apiReference", str(cfg->docs_url));
+	json_object_object_add(docs, "homepage", str(cfg->app_url));
+	json_object_object_add(docs, "llms", str(llms));
+	json_object_object_add(o, "docs", docs);
+	return o;
+}
+
 json_object *
 openapi_json(const struct config *cfg, const struct endpoint *tab, size_t n)
 {
@@ -541,6 +579,7 @@ openapi_json(const struct config *cfg, const struct endpoint *tab, size_t n)
 
 	json_object_object_add(doc, "openapi", str(OPENAPI_SPEC_VERSION));
 	json_object_object_add(doc, "info", info());
+	json_object_object_add(doc, "x-service-info", service_info(cfg));
 	json_object_object_add(srv, "url", str("/"));
 	json_object_object_add(srv, "description", str("the host that served this document"));
 	json_object_array_add(servers, srv);

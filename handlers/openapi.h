@@ -14,7 +14,13 @@
  * gatekeeper can give that row, and for paid rows the 402 with both
  * challenges (PAYMENT-REQUIRED, WWW-Authenticate) and `x-payment-info`
  * {price {mode "fixed", currency "USD", amount}, protocols [{x402 {}},
- * {mpp {method, intent, currency}}]} in the shape x402scan reads; sign-in
+ * {mpp {method, intent, currency}}], offers [{intent "charge", method
+ * "evm", amount (atomic USDC), currency, description}]}: price and
+ * protocols in the shape x402scan reads, offers in the shape of the MPP
+ * discovery draft (present when MPP is offered; the draft's reader ignores
+ * the other members and refuses flat offer members beside offers, so there
+ * are none). The root carries the draft's x-service-info {categories, docs
+ * {apiReference (docs_url), homepage (app_url), llms (/skill.md)}}; sign-in
  * rows carry security [{siwx: []}] and their own 402.
  *
  * It depends on the configuration only where the deployment does: MPP is

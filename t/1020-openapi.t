@@ -6,7 +6,9 @@
 # swagger-parser, pinned in t/tools) accepts it, and it holds every row of
 # `waymark routes list` with its method, its path parameters and, for paid
 # rows, the 402 with both challenges and x-payment-info at the table's
-# price; docs/openapi.json is the committed reference document.
+# price, read by both discovery readers (x402scan's price and protocols;
+# the MPP draft's offers and x-service-info, through mppx's own discovery
+# module); docs/openapi.json is the committed reference document.
 # /.well-known/x402 lists the paid rows, /skill.md their prices. Cross-origin
 # (lib/cors.h): reads, paid and sign-in answers, preflights of POST rows and
 # /mcp, nginx's own error pages.
@@ -77,6 +79,24 @@ is "$(jq -r '.components.securitySchemes.siwx | .in + " " + .name' "$tmp/served.
 	"header SIGN-IN-WITH-X" "the sign-in scheme is named siwx (as x402 crawlers look it up)"
 is "$(jq -r '[.paths[][] | select(.["x-payment-info"]) | .["x-payment-info"].protocols[] | select(.mpp) | .mpp.method + " " + .mpp.intent] | unique | join(",")' "$tmp/served.json")" \
 	"evm charge" "MPP is offered as evm charge on every paid row"
+
+# ---- the MPP discovery reading: mppx's own discovery module (t/mpp/discovery.mjs)
+mppd=$(node "$top/t/mpp/discovery.mjs" --url "$WAYMARK_TEST_URL")
+is "$(jq -c '[.errors[] | select(.severity == "error")]' <<<"$mppd")" "[]" \
+	"mppx's discovery validator finds no error in the document"
+is "$(jq -c '[.serviceInfo.categories, (.serviceInfo.docs | keys)]' <<<"$mppd")" \
+	'[["discovery","reviews","reputation","payments"],["apiReference","homepage","llms"]]' \
+	"it reads x-service-info: categories, and where the API reference, the home page and the agent docs are"
+usdc=$("$tool" -c "$conf" config get usdc_address)
+want_offers=$(awk -F'\t' -v u="$usdc" '$4 == "paid" { printf "%s %s charge evm %d %s\n", $1, $2, $5 * 1000000 + 0.5, u }' \
+	<<<"$rows" | sort)
+is "$(jq -r '.offers[] | "\(.operation) \(.intent) \(.method) \(.amount) \(.currency)"' <<<"$mppd" | sort)" "$want_offers" \
+	"it reads one MPP offer per paid row: evm charge, the table's price in atomic USDC, the configured USDC"
+is "$(jq -r .paid <<<"$mppd")" "$(grep -c . <<<"$want_offers")" "and every paid operation has x-payment-info"
+# The reader is not a formality: a flat amount beside offers is refused.
+jq '.paths["/api/v1/x402/reports/compare"].post["x-payment-info"].amount = "1"' "$tmp/served.json" > "$tmp/mixed.json"
+like "$(node "$top/t/mpp/discovery.mjs" --file "$tmp/mixed.json" | jq -r '.errors[] | .path + ": " + .message')" \
+	'reports/compare.post.x-payment-info: Cannot mix offers' "mppx's reader refuses a flat offer mixed with offers"
 is "$(jq -r '.paths["/api/v1/x402/reviews/self-reported"].post.requestBody.content["application/json"].schema | [.additionalProperties, (.required | join(","))] | map(tostring) | join(" ")' "$tmp/served.json")" \
 	"false review,signature" "a strict row's body schema is closed and names its required fields"
 is "$(jq -r '.paths["/api/v1/x402/discovery"].get.parameters | map(.name + ":" + .in) | join(",")' "$tmp/served.json")" \
