@@ -1,9 +1,11 @@
 /*
- * pages_docs.c: the A2A extension pages under /docs, the documents the
- * extension URIs name (docs/PROTOCOL.md, Agents: A2A and ACP; the URIs are
- * {docs_url}/a2a/extensions/..., docs_url defaulting to the public base +
- * /docs). One row serves the four: the canonical agent recognition v0.1
- * and v0.2, and the legacy payments names of both.
+ * pages_docs.c: the A2A pages under /docs, the documents the Agent Card
+ * and the extension URIs name (docs/PROTOCOL.md, Agents: A2A and ACP; the
+ * URIs are {docs_url}/a2a and {docs_url}/a2a/extensions/..., docs_url
+ * defaulting to the public base + /docs). /docs/a2a is the Agent Card's
+ * documentationUrl: the agent's skills and extensions. One row serves the
+ * four extension pages: the canonical agent recognition v0.1 and v0.2, and
+ * the legacy payments names of both.
  */
 #include <stdio.h>
 #include <string.h>
@@ -50,6 +52,34 @@ static const enum skill_ext ext_canonical[EXT__MAX] = {
 	[EXT_RECOGNITION_V01] = EXT_RECOGNITION_V01, [EXT_RECOGNITION_V02] = EXT_RECOGNITION_V02,
 	[EXT_LEGACY_V01] = EXT_RECOGNITION_V01, [EXT_LEGACY_V02] = EXT_RECOGNITION_V02,
 };
+
+enum err
+h_page_docs_a2a_get(struct req *r, struct resp *w)
+{
+	char uri[CONFIG_STR_MAX + 160];
+	struct buf b;
+
+	page_begin(&b, r->cfg, "The A2A agent");
+	html_printf(&b, "<p>The service answers as an A2A agent (HTTP+JSON, protocol 1.0) at "
+	    "<a href=\"/a2a\">/a2a</a>; its <a href=\"/.well-known/agent-card.json\">Agent Card</a> "
+	    "lists the skills and extensions below. The free skills are also MCP tools at "
+	    "<code>POST /mcp</code>. Nothing a skill answers executes a transaction, pays, publishes or "
+	    "fetches a URL.</p>\n<h2>Skills</h2><dl>");
+	for (size_t i = 0; i < nskills; i++) {
+		html_printf(&b, "<dt><code>%s</code> %s</dt><dd>%s", skills[i].id, skills[i].name,
+		    skills[i].description);
+		if (skills[i].alias)
+			html_printf(&b, " (deprecated alias: <code>%s</code>)", skills[i].alias);
+		html_printf(&b, "</dd>");
+	}
+	html_printf(&b, "</dl>\n<h2>Extensions</h2><ul>");
+	for (int e = 0; e < EXT__MAX; e++) {
+		skill_ext_uri(r->cfg, (enum skill_ext)e, uri, sizeof(uri));
+		html_printf(&b, "<li><a href=\"%s\">%s</a>: %s</li>", uri, uri, skill_ext_descriptions[e]);
+	}
+	html_printf(&b, "</ul>\n");
+	return page_send(w, 200, &b);
+}
 
 enum err
 h_page_a2a_extension_get(struct req *r, struct resp *w)

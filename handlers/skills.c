@@ -953,7 +953,8 @@ run_claim_help(struct req *r, const struct skill *s, const struct value *v, stru
 		    "only through an operator-assisted relink."));
 		const char *colon = strchr(h->text, ':');
 
-		snprintf(url, sizeof(url), "%s/claim?handle=%.*s%%3A%s", r->cfg->app_url,
+		/* The handle's page (its escrowed and received tips): the app's claim flow starts from it. */
+		snprintf(url, sizeof(url), "%s/p/%.*s%%3A%s", r->cfg->app_url,
 		    (int)(colon - h->text), h->text, colon + 1);
 		json_object_object_add(o, "claimUrl", json_object_new_string(url));
 	}

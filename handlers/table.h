@@ -178,6 +178,7 @@ enum err h_page_board_get(struct req *r, struct resp *w);
 enum err h_page_receipt_get(struct req *r, struct resp *w);
 enum err h_page_profile_get(struct req *r, struct resp *w);
 enum err h_page_a2a_extension_get(struct req *r, struct resp *w);
+enum err h_page_docs_a2a_get(struct req *r, struct resp *w);
 /* pages_ref.c (the documentation site at docs_url) */
 enum err h_page_docs_get(struct req *r, struct resp *w);
 enum err h_page_docs_row_get(struct req *r, struct resp *w);
