@@ -13,6 +13,7 @@
  * process ID picks) and WAYMARK_NODE_REAL. The frames are the helper's.
  */
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -113,8 +114,11 @@ static int send_frame(int fd, char type, const void *body, size_t n)
 	return n ? write_all(fd, body, n) : 0;
 }
 
+static void release_stop_signals(void);
+
 static void run_real(char **argv)
 {
+	release_stop_signals();
 	const char *real = getenv("WAYMARK_NODE_REAL");
 	if (!real || !*real) {
 		fputs("node-call: WAYMARK_NODE_REAL is not set\n", stderr);
@@ -188,28 +192,75 @@ static void on_stop(int signo)
 
 static void on_alarm(int signo)
 {
-	(void)signo;
+	if (!stop_signo)
+		stop_signo = signo;
 	die_of_stop_signal();
 }
+
+/*
+ * The stop signals node-call catches, and what they were before. A signal
+ * its starter ignores (bash's background jobs ignore SIGINT) stays ignored.
+ */
+static const int stop_signals[] = { SIGTERM, SIGINT, SIGHUP };
+#define NSTOP (sizeof(stop_signals) / sizeof(stop_signals[0]))
+static struct sigaction stop_before[NSTOP];
+static bool stop_caught[NSTOP], stop_installed;
 
 static void catch_stop_signals(int fd)
 {
 	struct sigaction sa = { .sa_handler = on_stop };
 	sigemptyset(&sa.sa_mask);
 	call_fd = fd;
-	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGINT, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
+	for (size_t i = 0; i < NSTOP; i++) {
+		if (sigaction(stop_signals[i], NULL, &stop_before[i]) < 0 ||
+		    stop_before[i].sa_handler == SIG_IGN)
+			continue;
+		stop_caught[i] = sigaction(stop_signals[i], &sa, NULL) == 0;
+	}
 	sa.sa_handler = on_alarm;
 	sigaction(SIGALRM, &sa, NULL);
+	stop_installed = true;
 }
 
-/* Standard input, to the end, as I frames and an E. */
+/*
+ * Before the real node replaces node-call: the signals as they were, no
+ * alarm (it would survive the exec), and a stop that already came is
+ * obeyed; one that comes meanwhile waits (blocked) for the old disposition.
+ */
+static void release_stop_signals(void)
+{
+	sigset_t set, old;
+	struct sigaction dfl = { .sa_handler = SIG_DFL };
+
+	if (!stop_installed)
+		return;
+	sigemptyset(&set);
+	for (size_t i = 0; i < NSTOP; i++)
+		sigaddset(&set, stop_signals[i]);
+	sigprocmask(SIG_BLOCK, &set, &old);
+	alarm(0);
+	sigemptyset(&dfl.sa_mask);
+	sigaction(SIGALRM, &dfl, NULL);
+	for (size_t i = 0; i < NSTOP; i++)
+		if (stop_caught[i])
+			sigaction(stop_signals[i], &stop_before[i], NULL);
+	if (stop_signo)
+		die_of_stop_signal();
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+/*
+ * Standard input, to the end, as I frames and an E. Stopped meanwhile, it
+ * reads no more (the helper gives the tool what came) and sends nothing:
+ * the call's end is then read as usual.
+ */
 static int send_stdin(int fd)
 {
 	char buf[65536];
 	for (;;) {
 		ssize_t r = read(0, buf, sizeof buf);
+		if (stop_signo)
+			return 0;
 		if (r < 0 && errno == EINTR)
 			continue;
 		if (r <= 0)

@@ -67,6 +67,7 @@ async function serve(conn, req) {
     else if (type === 'E' && stdinWaiters) {
       const text = Buffer.concat(stdinChunks).toString('utf8');
       for (const w of stdinWaiters) w(text);
+      stdinWaiters = null;
     }
   };
   const write = (type) => (s) => { if (!conn.destroyed) conn.write(frame(type, s)); };
@@ -76,6 +77,9 @@ async function serve(conn, req) {
   const gone = new AbortController();
   conn.on('end', () => gone.abort());
   conn.on('close', () => gone.abort());
+  // A tool waiting for standard input its caller will never finish gets
+  // what came (as a process whose stdin closed would).
+  gone.signal.addEventListener('abort', () => conn.onStdin('E'), { once: true });
   const io = {
     out: write('O'),
     err: write('X'),
@@ -110,6 +114,8 @@ async function serve(conn, req) {
 function onConnection(conn) {
   let buf = Buffer.alloc(0);
   let started = false;
+  // A caller gone before its request arrived whole leaves nothing to answer.
+  conn.on('end', () => { if (!started) conn.destroy(); });
   conn.on('data', (d) => {
     buf = Buffer.concat([buf, d]);
     while (buf.length >= 5) {

@@ -94,13 +94,16 @@ export async function main(argv, io) {
   const signer = toFacilitatorEvmSigner(Object.assign(w, { address: account.address }), { confirmationTimeoutMs: 15000 });
   // One transaction sent at a time: two concurrent sends would both read
   // the same pending nonce and the second would fail. Only the send is
-  // queued; waiting for receipts stays concurrent.
+  // queued; waiting for receipts stays concurrent. Once stopped, nothing
+  // more is sent (a process stopped by a signal sends nothing either, and
+  // a facilitator started after it on the same key must not meet a late
+  // send of this one at the same nonce).
   let queue = Promise.resolve();
   for (const m of ['writeContract', 'sendTransaction']) {
     const f = signer[m];
     if (typeof f !== 'function') continue;
     signer[m] = (...a) => {
-      const r = queue.then(() => f.apply(signer, a));
+      const r = queue.then(() => (stopped ? Promise.reject(new Error('facilitator stopped')) : f.apply(signer, a)));
       queue = r.catch(() => {});
       return r;
     };
