@@ -168,6 +168,14 @@ export async function main(argv, io) {
       }
     });
   });
+  // Idle keep-alive connections stay open longer than nginx's upstream
+  // keepalive_timeout (60 s) and than the workers keep theirs: a server
+  // that closes an idle connection first races the next request sent on
+  // it, which then meets a reset (seen through the TLS proxy of t/0850,
+  // once, under ASan, when this server shares the Node helper's event
+  // loop and its 5 s default timer fired late). Stopping closes them all.
+  server.keepAliveTimeout = 120000;
+  server.headersTimeout = 121000;
   await new Promise((resolve, reject) => {
     server.once('error', reject);
     server.listen(Number(opt.port), opt.host || '127.0.0.1', resolve);
