@@ -12,18 +12,25 @@
 #include "mpp.h"
 #include "paystate.h"
 #include "pay.h"
+#include "sha256.h"
 #include "x402.h"
 #include "banned.h"
 
 #define PAY_HEADER_MAX (24 * 1024)
 
-#define EXPIRY_MARGIN 60   /* seconds past validBefore before an unused authorization is dead */
 #define HELD_RETRY_S 5     /* the longest Retry-After for a payment held by another request */
 #define OUTCOME_UNKNOWN "The payment's outcome is not known yet (the facilitator did not " \
 	"answer); nothing was served or published. Send the identical request with the same " \
 	"payment (PAYMENT-SIGNATURE, or Authorization: Payment) again later: it is served once " \
 	"the payment shows on chain, is never charged twice, and fails with nothing charged if " \
 	"the authorization expires unused. Do not sign a replacement payment."
+/* The same, where the answer is private (EP_PAY_PRIVATE): no replayed header ever carries it. */
+#define OUTCOME_UNKNOWN_PRIVATE "The payment's outcome is not known yet (the facilitator did " \
+	"not answer); nothing was served. Do not sign a replacement payment. Once the payment " \
+	"shows on chain (the identical request then says so), the paying wallet may read this " \
+	"resource free by its own signature, as the spec's signed unlock does; the payment " \
+	"header itself never carries it again. If the authorization expires unused, nothing " \
+	"is charged."
 
 /*
  * What a paid row offers one request, on both rails, and which rail the
@@ -37,7 +44,15 @@ struct rails {
 	bool mpp_used;                  /* the request's payment is an MPP credential */
 	char mpp_id[48];                /* the challenge it answered (for its receipt) */
 	struct mpp_challenge mpp;
+	struct ledger_bind bind;        /* the rail and body this request presents its payment with */
+	bool private_row;               /* EP_PAY_PRIVATE: the answer is for the payer alone */
 };
+
+static const char *
+outcome_unknown(const struct rails *rl)
+{
+	return rl->private_row ? OUTCOME_UNKNOWN_PRIVATE : OUTCOME_UNKNOWN;
+}
 
 /* A 402 (or other) error with fresh challenges: PAYMENT-REQUIRED, and WWW-Authenticate: Payment. */
 static enum err
@@ -150,14 +165,14 @@ chain_used(struct req *r, struct paystate *m)
  * either, and the identical request later finds the outcome on chain.
  */
 static enum err
-unrecorded(struct req *r, struct resp *w, bool after_charge)
+unrecorded(struct req *r, struct resp *w, const struct rails *rl, bool after_charge)
 {
 	fprintf(stderr, "waymark: %s %s: the payment ledger could not be written\n", r->method_text,
 	    r->ep->id);
 	buf_reset(&w->headers);
 	return resp_fail(w, after_charge ? ERR_PAYMENT_UNAVAILABLE : ERR_DATABASE_UNAVAILABLE, NULL,
-	    after_charge ? OUTCOME_UNKNOWN : "The payment could not be recorded; nothing was served or "
-	    "charged. Try again shortly.");
+	    "%s", after_charge ? outcome_unknown(rl) : "The payment could not be recorded; nothing was "
+	    "served or charged. Try again shortly.");
 }
 
 /*
@@ -192,6 +207,41 @@ serve_settled(struct req *r, struct resp *w, const struct rails *rl, const struc
 }
 
 /*
+ * The answer of a private row (EP_PAY_PRIVATE) whose payment settled but
+ * whose content may not leave on this request: the payment header of a
+ * landed transfer can be rebuilt by anyone from its calldata, so a request
+ * presenting it again (m->late) is told it was charged (PAYMENT-RESPONSE
+ * or Payment-Receipt with the transaction) and that the paying wallet reads
+ * by signature: the row's handler recorded that grant before settlement
+ * (docs/PROTOCOL.md, Private tips).
+ */
+static enum err
+withhold(struct req *r, struct resp *w, const struct rails *rl, const struct paystate *m)
+{
+	enum err e;
+
+	if (m->has_tx)
+		hex_encode(m->tx, 32, r->pay.tx);
+	buf_reset(&w->headers);
+	e = resp_fail(w, ERR_READ_BY_SIGNATURE, NULL, NULL);
+	payment_response(w, rl, m->p, true, r->pay.tx, NULL);
+	return e;
+}
+
+/*
+ * A settlement learnt late (m->late: the payment's first request is over
+ * and its transfer is public): a public row serves what it bought again
+ * (a fresh read), a private row withholds it.
+ */
+static enum err
+serve_late(struct req *r, struct resp *w, const struct rails *rl, const struct paystate *m)
+{
+	if (rl->private_row && m->late)
+		return withhold(r, w, rl, m);
+	return serve_settled(r, w, rl, m);
+}
+
+/*
  * A payment whose outcome is unknown (SETTLE_UNKNOWN), presented again:
  * the chain decides.
  *   used by this transfer   it settled: serve what it bought (*charged)
@@ -200,7 +250,7 @@ serve_settled(struct req *r, struct resp *w, const struct rails *rl, const struc
  *                           nothing written: the caller verifies and
  *                           settles it now (*retry); an EIP-3009 nonce
  *                           moves money once, so this never charges twice
- *   unused, expired         past validBefore + EXPIRY_MARGIN: it never will
+ *   unused, expired         past validBefore + PAYSTATE_EXPIRY_MARGIN: it never will
  *                           move money; nothing was charged
  *   otherwise               still unknown: 503
  */
@@ -213,19 +263,19 @@ resolve_unknown(const struct gate *g, struct req *r, struct resp *w,
 	switch (chain_state(g, m)) {
 	case X402_AUTH_USED:
 		if (chain_used(r, m) != PAYSTATE_OK)
-			return unrecorded(r, w, true);
+			return unrecorded(r, w, rl, true);
 		*charged = true;
-		return serve_settled(r, w, rl, m);
+		return serve_late(r, w, rl, m);
 	case X402_AUTH_VOID:
 		if (paystate_apply(m, PE_CHAIN_VOID, NULL, NULL) != PAYSTATE_OK)
-			return unrecorded(r, w, false);
+			return unrecorded(r, w, rl, false);
 		return challenge(w, rl, ERR_PAYMENT_REJECTED, "This authorization's nonce was used without "
 		    "paying this resource (canceled, or spent by another authorization): nothing is served "
 		    "for it.");
 	case X402_AUTH_UNUSED:
-		if (m->p->valid_before + EXPIRY_MARGIN < now) {
+		if (m->p->valid_before + PAYSTATE_EXPIRY_MARGIN < now) {
 			if (paystate_apply(m, PE_CHAIN_EXPIRED, NULL, NULL) != PAYSTATE_OK)
-				return unrecorded(r, w, false);
+				return unrecorded(r, w, rl, false);
 			return challenge(w, rl, ERR_PAYMENT_MISMATCH, "This payment authorization expired "
 			    "without being settled: nothing was charged. Sign a new payment.");
 		}
@@ -245,7 +295,7 @@ resolve_unknown(const struct gate *g, struct req *r, struct resp *w,
 	default:
 		break;
 	}
-	return resp_fail(w, ERR_PAYMENT_UNAVAILABLE, NULL, OUTCOME_UNKNOWN);
+	return resp_fail(w, ERR_PAYMENT_UNAVAILABLE, NULL, "%s", outcome_unknown(rl));
 }
 
 /*
@@ -260,7 +310,10 @@ known_payment(const struct gate *g, struct req *r, struct resp *w,
     const struct rails *rl, struct paystate *m, bool *charged, bool *retry,
     enum err refusal, const char *msg)
 {
-	switch (paystate_find(m, (r->ep->flags & EP_PAY_RESUME) != 0)) {
+	/* A settlement learnt from the chain serves the identical public
+	 * request again while its authorization is valid (lib/paystate.h). */
+	switch (paystate_find(m, (r->ep->flags & EP_PAY_RESUME) != 0,
+	    m->p->valid_before > (uint64_t)time(NULL))) {
 	case PAYSTATE_OK:
 		break;
 	case PAYSTATE_REFUSED:
@@ -280,7 +333,7 @@ known_payment(const struct gate *g, struct req *r, struct resp *w,
 	}
 	if (m->state == PS_RESUMABLE) {
 		*charged = true;
-		return serve_settled(r, w, rl, m);
+		return serve_late(r, w, rl, m);
 	}
 	return resolve_unknown(g, r, w, rl, m, charged, retry);
 }
@@ -313,29 +366,35 @@ settle(const struct gate *g, struct req *r, struct resp *w, const struct rails *
 			snprintf(r->pay.tx, sizeof(r->pay.tx), "%s", tx);
 		}
 		if (record_settled(m, PE_SETTLED, have_tx ? txb : NULL) != PAYSTATE_OK) {
-			e = unrecorded(r, w, true);
+			e = unrecorded(r, w, rl, true);
 			break;
 		}
 		*charged = true;
 		payment_response(w, rl, m->p, true, have_tx ? tx : "", NULL);
 		break;
 	case FAC_REFUSED:
-		if (retried && chain_state(g, m) == X402_AUTH_USED) {
+		/* A refusal is checked against the chain: a facilitator may have
+		 * broadcast the transfer and then answered success false (or the
+		 * claimed unknown outcome landed meanwhile). Charged: served. */
+		if (chain_state(g, m) == X402_AUTH_USED) {
 			if (chain_used(r, m) != PAYSTATE_OK) {
-				e = unrecorded(r, w, true);
+				e = unrecorded(r, w, rl, true);
 				break;
 			}
 			*charged = true;
-			payment_response(w, rl, m->p, true, r->pay.tx, NULL);
+			if (rl->private_row && m->late)
+				e = withhold(r, w, rl, m);
+			else
+				payment_response(w, rl, m->p, true, r->pay.tx, NULL);
 			break;
 		}
 		if (paystate_apply(m, PE_SETTLE_REFUSED, NULL, fr.reason) != PAYSTATE_OK) {
-			e = unrecorded(r, w, retried);
+			e = unrecorded(r, w, rl, retried);
 			break;
 		}
 		if (retried) {          /* still unknown */
 			buf_reset(&w->headers);
-			e = resp_fail(w, ERR_PAYMENT_UNAVAILABLE, NULL, OUTCOME_UNKNOWN);
+			e = resp_fail(w, ERR_PAYMENT_UNAVAILABLE, NULL, "%s", outcome_unknown(rl));
 			break;
 		}
 		buf_reset(&w->body);
@@ -347,20 +406,23 @@ settle(const struct gate *g, struct req *r, struct resp *w, const struct rails *
 		 * payment for anything else; the chain decides. */
 		log_unavailable(r, fr.err);
 		if (paystate_apply(m, PE_SETTLE_NO_ANSWER, NULL, NULL) != PAYSTATE_OK) {
-			e = unrecorded(r, w, true);
+			e = unrecorded(r, w, rl, true);
 			break;
 		}
 		if (chain_state(g, m) == X402_AUTH_USED) {
 			if (chain_used(r, m) != PAYSTATE_OK) {
-				e = unrecorded(r, w, true);
+				e = unrecorded(r, w, rl, true);
 				break;
 			}
 			*charged = true;
-			payment_response(w, rl, m->p, true, r->pay.tx, NULL);
+			if (rl->private_row && m->late)
+				e = withhold(r, w, rl, m);
+			else
+				payment_response(w, rl, m->p, true, r->pay.tx, NULL);
 			break;
 		}
 		buf_reset(&w->headers);
-		e = resp_fail(w, ERR_PAYMENT_UNAVAILABLE, NULL, OUTCOME_UNKNOWN);
+		e = resp_fail(w, ERR_PAYMENT_UNAVAILABLE, NULL, "%s", outcome_unknown(rl));
 		break;
 	}
 	fac_result_release(&fr);
@@ -418,6 +480,12 @@ pay_serve(const struct gate *g, struct req *r, struct resp *w, struct rails *rl)
 		goto out;
 	}
 	rl->mpp_used = cred != NULL;
+	/* One authorization, one rail, one body (sql/022_payment_binding.sql). */
+	rl->bind.rail = rl->mpp_used ? LEDGER_RAIL_MPP : LEDGER_RAIL_X402;
+	if (sha256(r->body ? (const void *)r->body : "", r->body ? r->body_len : 0, rl->bind.body_digest) < 0) {
+		e = resp_fail(w, ERR_INTERNAL, NULL, NULL);
+		goto out;
+	}
 	/* Bounded waiting on the facilitator: past payment_max_in_flight
 	 * payments in progress on this host's pool (either rail), refuse at
 	 * once, nothing reserved or charged, rather than queue behind a slow
@@ -428,7 +496,7 @@ pay_serve(const struct gate *g, struct req *r, struct resp *w, struct rails *rl)
 		    "nothing was charged. Retry shortly with the same payment.");
 		goto out;
 	}
-	paystate_init(&m, g->db, &p, &rl->rq, r->ep->id);
+	paystate_init(&m, g->db, &p, &rl->rq, r->ep->id, &rl->bind);
 	if (rl->mpp_used)
 		parsed = mpp_credential_parse(cred, &rl->mpp, g->cfg, &rl->rq, now, &p, rl->mpp_id, msg,
 		    sizeof(msg));
@@ -481,7 +549,7 @@ pay_serve(const struct gate *g, struct req *r, struct resp *w, struct rails *rl)
 	switch (facilitator_call(g->cfg, false, p.payload, reqs, &fr)) {
 	case FAC_OK:
 		if (paystate_apply(&m, PE_VERIFIED, NULL, NULL) != PAYSTATE_OK) {
-			e = unrecorded(r, w, false);
+			e = unrecorded(r, w, rl, false);
 			goto out;
 		}
 		break;
@@ -491,19 +559,19 @@ pay_serve(const struct gate *g, struct req *r, struct resp *w, struct rails *rl)
 			 * the outcome stays the chain's to tell. */
 			if (chain_state(g, &m) == X402_AUTH_USED) {
 				if (chain_used(r, &m) != PAYSTATE_OK) {
-					e = unrecorded(r, w, true);
+					e = unrecorded(r, w, rl, true);
 					goto out;
 				}
 				charged = true;
-				e = serve_settled(r, w, rl, &m);
+				e = serve_late(r, w, rl, &m);
 				goto out;
 			}
 			e = paystate_apply(&m, PE_VERIFY_REFUSED, NULL, NULL) != PAYSTATE_OK ?
-			    unrecorded(r, w, true) : resp_fail(w, ERR_PAYMENT_UNAVAILABLE, NULL, OUTCOME_UNKNOWN);
+			    unrecorded(r, w, rl, true) : resp_fail(w, ERR_PAYMENT_UNAVAILABLE, NULL, "%s", outcome_unknown(rl));
 			goto out;
 		}
 		if (paystate_apply(&m, PE_VERIFY_REFUSED, NULL, fr.reason) != PAYSTATE_OK) {
-			e = unrecorded(r, w, false);
+			e = unrecorded(r, w, rl, false);
 			goto out;
 		}
 		snprintf(msg, sizeof(msg), "The facilitator found the payment invalid (%s).", fr.reason);
@@ -512,11 +580,11 @@ pay_serve(const struct gate *g, struct req *r, struct resp *w, struct rails *rl)
 	case FAC_UNAVAILABLE:
 		log_unavailable(r, fr.err);
 		if (paystate_apply(&m, PE_VERIFY_UNAVAILABLE, NULL, NULL) != PAYSTATE_OK) {
-			e = unrecorded(r, w, m.state == PS_RECLAIMED);
+			e = unrecorded(r, w, rl, m.state == PS_RECLAIMED);
 			goto out;
 		}
-		e = resp_fail(w, ERR_PAYMENT_UNAVAILABLE, NULL, m.state == PS_SETTLE_UNKNOWN ?
-		    OUTCOME_UNKNOWN : NULL);
+		e = m.state == PS_SETTLE_UNKNOWN ? resp_fail(w, ERR_PAYMENT_UNAVAILABLE, NULL, "%s",
+		    outcome_unknown(rl)) : resp_fail(w, ERR_PAYMENT_UNAVAILABLE, NULL, NULL);
 		goto out;
 	}
 	e = r->ep->handler(r, w);
@@ -554,6 +622,7 @@ pay_run(const struct gate *g, struct req *r, struct resp *w)
 	if (rl == NULL)
 		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
 	rl->cfg = g->cfg;
+	rl->private_row = (r->ep->flags & EP_PAY_PRIVATE) != 0;
 	e = pay_serve(g, r, w, rl);
 	/* The gatekeeper exposes the challenges and receipts of both rails to a
 	 * browser's script (lib/cors.h). */

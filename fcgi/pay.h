@@ -45,7 +45,14 @@
  *     expired, refused with nothing charged; unreachable, 503 again.
  *
  * On every paid row: a settlement known only from the chain records and
- * names the transaction of the token's AuthorizationUsed log; the
+ * names the transaction of the token's AuthorizationUsed log, and serves
+ * the identical request again until validBefore (anyone can rebuild a
+ * landed payment's header), except on EP_PAY_PRIVATE rows, where such a
+ * request gets 403 read_by_signature with the receipt and the payer reads
+ * by signature; a refusal of /settle is checked against the chain (a
+ * transfer that landed is served); a payment is bound to the rail and
+ * body it was first presented with (lib/ledger.h), and refused on another
+ * before any facilitator call; the
  * identical payment presented while another request holds its
  * reservation (reserved less than payment_abandoned_s ago) gets 503
  * payment_in_progress with Retry-After, nothing written; a settlement's

@@ -497,19 +497,54 @@ agent_controls(struct req *r, const struct ptip *t, const struct addr *signer, b
 	return ERR_NONE;
 }
 
-/* The signer may read for free: the tipper, or the tip's recipient as it is now. */
+/*
+ * A wallet that paid for this tip's unlock, on either rail and however the
+ * payment came to be settled (the request itself, the chain on a retry,
+ * payments-reconcile): its grant, written by the paid read before
+ * settlement, counts once the ledger row is settled.
+ */
 static enum err
-authorized(struct req *r, const struct ptip *t, const struct addr *signer, bool *yes)
+paid_grant(struct req *r, const struct ptip *t, const struct addr *signer, bool *yes)
+{
+	char b[600];
+	struct sql q = SQL_ON(b);
+	uint64_t n = 0;
+	bool found = false;
+
+	*yes = false;
+	sql_add(&q, "SELECT COUNT(*) FROM private_tip_grants g JOIN x402_payments p ON p.payer = g.payer "
+	    "AND p.auth_nonce = g.auth_nonce WHERE g.chain_id = ? AND g.tip_id = ? AND g.payer = ? AND "
+	    "p.status = 'settled' AND p.endpoint_id = ? AND p.pay_to = ?", SQL_U64(r->cfg->chain_id),
+	    SQL_U64(t->tip_id), SQL_BYTES(signer->b, 20), SQL_TEXT(r->ep->id), SQL_BYTES(t->tipper, 20));
+	if (db_query_u64(r->db, &q, &n, &found) != DB_OK)
+		return ERR_DATABASE_UNAVAILABLE;
+	*yes = n > 0;
+	return ERR_NONE;
+}
+
+/*
+ * The signer may read for free: the tipper, the tip's recipient as it is
+ * now, or (*paid) a wallet that paid to unlock it.
+ */
+static enum err
+authorized(struct req *r, const struct ptip *t, const struct addr *signer, bool *yes, bool *paid)
 {
 	char b[300];
 	struct sql q = SQL_ON(b);
 	char wallet[41] = "", unused[41];
+	enum err e;
 
+	*paid = false;
 	*yes = memcmp(signer->b, t->tipper, 20) == 0;
 	if (*yes)
 		return ERR_NONE;
-	if (t->agent)
-		return agent_controls(r, t, signer, yes);
+	if (t->agent) {
+		if ((e = agent_controls(r, t, signer, yes)) != ERR_NONE || *yes)
+			return e;
+		if ((e = paid_grant(r, t, signer, yes)) == ERR_NONE)
+			*paid = *yes;
+		return e;
+	}
 	sql_add(&q, "SELECT LOWER(HEX(wallet)), '' FROM handle_links WHERE chain_id = ? AND "
 	    "handle_hash = ?", SQL_U64(r->cfg->chain_id), SQL_BYTES(t->handle_hash, 32));
 	if (db_query_pair(r->db, &q, wallet, unused, sizeof(wallet)) != DB_OK)
@@ -519,7 +554,11 @@ authorized(struct req *r, const struct ptip *t, const struct addr *signer, bool 
 
 		*yes = addr_from_digits(wallet, &a) == 0 && addr_eq(&a, signer);
 	}
-	return ERR_NONE;
+	if (*yes)
+		return ERR_NONE;
+	if ((e = paid_grant(r, t, signer, yes)) == ERR_NONE)
+		*paid = *yes;
+	return e;
 }
 
 /* The signed, free read: the order of docs/PROTOCOL.md, Private tips. */
@@ -535,7 +574,7 @@ signed_unlock(struct req *r, struct resp *w, const struct ptip *t, const struct 
 	uint8_t digest[32];
 	json_object *m, *o = NULL;
 	uint64_t affected = 0;
-	bool valid = false, yes = false;
+	bool valid = false, yes = false, paid = false;
 	enum err e;
 
 	/* The challenge: issued for this tip, unused, unexpired, deadline = its expiry. */
@@ -578,12 +617,13 @@ signed_unlock(struct req *r, struct resp *w, const struct ptip *t, const struct 
 		return resp_fail(w, ERR_UNLOCK_SIGNATURE, PRIVTIP_H_SIG, NULL);
 	}
 	/* 2. Authorization; a refusal leaves the nonce for the rightful caller. */
-	if ((e = authorized(r, t, &a->address, &yes)) != ERR_NONE)
+	if ((e = authorized(r, t, &a->address, &yes, &paid)) != ERR_NONE)
 		return resp_fail(w, e, NULL, NULL);
 	if (!yes)
 		return resp_fail(w, ERR_NOT_AUTHORIZED, PRIVTIP_H_ADDRESS, NULL);
 	/* The answer before the nonce is spent: a read that cannot be built spends nothing. */
-	if ((e = detail(r, t, "recipient_or_tipper", &o)) != ERR_NONE)
+	/* A wallet that paid reads as the paid unlock it bought ("x402", the wire's word for it). */
+	if ((e = detail(r, t, paid ? "x402" : "recipient_or_tipper", &o)) != ERR_NONE)
 		return resp_fail(w, e, NULL, NULL);
 	/* 3. Consume: one conditional update, so of two uses exactly one wins. */
 	sql_reset(&q);
@@ -686,16 +726,30 @@ h_private_unlock_prepay(struct req *r, struct resp *w)
 	return ERR_NONE;
 }
 
-/* The paid read: the payment was verified; settled after this answers 200. */
+/*
+ * The paid read: the payment was verified; settled after this answers 200.
+ * First its grant (sql/022_payment_binding.sql): the paying wallet may read
+ * this tip by signature once the payment is settled, which matters when
+ * this answer never reaches it (an unknown outcome, fcgi/pay.h). Written
+ * before the answer, idempotent by its key; a grant that cannot be written
+ * serves and charges nothing.
+ */
 enum err
 h_private_unlock_get(struct req *r, struct resp *w)
 {
 	const struct unlock *u = r->pay.ctx;
+	char b[400];
+	struct sql q = SQL_ON(b);
 	json_object *o = NULL;
 	enum err e;
 
 	if (u == NULL)
 		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
+	sql_add(&q, "INSERT INTO private_tip_grants (payer, auth_nonce, chain_id, tip_id, created_at) "
+	    "VALUES (?, ?, ?, ?, UTC_TIMESTAMP(6)) ON DUPLICATE KEY UPDATE created_at = created_at", SQL_BYTES(r->pay.payer, 20), SQL_BYTES(r->pay.nonce, 32),
+	    SQL_U64(r->cfg->chain_id), SQL_U64(u->tip.tip_id));
+	if (db_exec(r->db, &q) != DB_OK)
+		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
 	if ((e = detail(r, &u->tip, "x402", &o)) != ERR_NONE)
 		return resp_fail(w, e, NULL, NULL);
 	return answer(w, 200, o);

@@ -704,9 +704,9 @@ const struct endpoint endpoints[] = {
 	    .summary = "a single-use, five-minute EIP-712 PrivateTipUnlock challenge for one private tip" },
 	{ .id = "private_tips.unlock", .method = HM_GET, .pattern = "/tips/{tipId}",
 	    .handler = h_private_unlock_get, .prepay = h_private_unlock_prepay, .auth = AUTH_PAID, .rate = RATE_UNLOCK,
-	    
-	    .price_usdc = "1", .flags = EP_DB | EP_NO_STORE, .fields = private_tip_fields,
-	    .summary = "a private tip's note and amount: free for the tipper or recipient (signed headers), else $1 to the tipper" },
+	    .price_usdc = "1", .flags = EP_DB | EP_NO_STORE | EP_PAY_PRIVATE, .fields = private_tip_fields,
+	    .summary = "a private tip's note and amount: free for the tipper, the recipient or a wallet that paid "
+	    "(signed headers), else $1 to the tipper" },
 	{ .id = BRAND_LOWER "s.disclosure", .method = HM_GET,
 	    .pattern = "/api/v1/" BRAND_LOWER "s/{txHash}/disclosure", .handler = h_disclosure_get,
 	    .auth = AUTH_NONE, .flags = EP_DB, .fields = disclosure_get_fields,

@@ -56,6 +56,10 @@ enum body_kind {
 #define EP_NO_STORE   0x4u /* Cache-Control: private, no-store */
 #define EP_JSONRPC    0x10u /* a JSON-RPC endpoint: body parse errors are JSON-RPC error
                              * objects (-32700, -32600), not the REST error body */
+#define EP_PAY_PRIVATE 0x800u /* AUTH_PAID: the answer is for the payer alone (a private
+                              * tip's note): a payment shown again after a late or unknown
+                              * outcome never carries it; the payer reads by signature
+                              * (fcgi/pay.h) */
 #define EP_PAY_RESUME 0x8u /* AUTH_PAID: a payment settled earlier for this same resource
                             * may be shown again; the handler sees r->pay.settled_earlier
                             * and serves only what that payment already bought (fcgi/pay.h) */

@@ -33,6 +33,9 @@ static const struct err_info errors[ERR__MAX] = {
 	[ERR_SIWX_WRONG_ACCOUNT] = { 402, "siwx_wrong_account", "The sign-in proof is valid, but this operation needs another wallet's signature." },
 	[ERR_UNLOCK_CHALLENGE] = { 401, "unlock_challenge_invalid", "The unlock nonce is unknown, used, expired or for another tip; ask for a new challenge." },
 	[ERR_UNLOCK_SIGNATURE] = { 401, "unlock_signature_invalid", "The unlock signature is not the given address's." },
+	[ERR_READ_BY_SIGNATURE] = { 403, "read_by_signature", "This payment settled, and what it bought is "
+	    "private: a payment header shown again never carries it. The paying wallet reads it free by its "
+	    "own signature (a private tip: POST /tips/{tipId}/auth-challenge, then the signed GET)." },
 	[ERR_NOT_AUTHORIZED] = { 403, "not_authorized_to_unlock", "Only the tipper or the tip's recipient may unlock this private tip for free; the nonce stays valid for them." },
 	[ERR_NOT_A_PARTICIPANT] = { 403, "not_a_participant", "The signer is not a participant of this route." },
 	[ERR_NOT_THE_TIPPER] = { 403, "not_the_tipper", "The review is not signed by the tipper of the cited routed recognition." },

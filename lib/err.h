@@ -39,6 +39,7 @@ enum err {
 	ERR_UNLOCK_SIGNATURE,       /* 401 an unlock signature that is not the address's */
 	ERR_NOT_A_PARTICIPANT,      /* 403 the signer takes no part in the route */
 	ERR_NOT_AUTHORIZED,         /* 403 a valid signer who may not unlock this private tip */
+	ERR_READ_BY_SIGNATURE,      /* 403 a private answer's payment settled late: the payer reads by signature */
 	ERR_NOT_THE_TIPPER,         /* 403 a boon_backed review not signed by the recognition's tipper */
 	ERR_NOT_FOUND,              /* 404 no such path or resource */
 	ERR_METHOD_NOT_ALLOWED,     /* 405 path exists, method does not */

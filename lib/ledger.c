@@ -11,9 +11,19 @@ static const char *const status_names[LEDGER__MAX] = {
 	[LEDGER_RELEASED] = "released",
 };
 
+static const char *const rail_names[] = { [LEDGER_RAIL_X402] = "x402", [LEDGER_RAIL_MPP] = "mpp" };
+
+/* The binding's condition on a row: the same rail and body, or a row from before bindings. */
+static void
+add_bound(struct sql *q, const struct ledger_bind *b)
+{
+	sql_add(q, " AND (rail IS NULL OR (rail = ? AND body_digest = ?))", SQL_TEXT(rail_names[b->rail]),
+	    SQL_BYTES(b->body_digest, 32));
+}
+
 enum ledger_rc
 ledger_reserve(struct db *db, const struct x402_payment *p, const struct x402_requirements *rq,
-    const char *endpoint_id)
+    const char *endpoint_id, const struct ledger_bind *b)
 {
 	size_t cap = 2 * strlen(rq->url) + 2048;
 	char *buf = malloc(cap);
@@ -24,10 +34,12 @@ ledger_reserve(struct db *db, const struct x402_payment *p, const struct x402_re
 	if (buf == NULL || strlen(endpoint_id) > 128)
 		goto out;
 	sql_on(&q, buf, cap);
-	sql_add(&q, "INSERT INTO x402_payments (payer, auth_nonce, sig_digest, network, asset, pay_to, "
-	    "amount, endpoint_id, resource_url, status, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, "
-	    "'reserved', UTC_TIMESTAMP(6), UTC_TIMESTAMP(6))", SQL_BYTES(p->from.b, ADDR_LEN),
-	    SQL_BYTES(p->nonce, 32), SQL_BYTES(p->sig_digest, 32), SQL_TEXT(rq->network), SQL_BYTES(rq->asset.b, ADDR_LEN),
+	sql_add(&q, "INSERT INTO x402_payments (payer, auth_nonce, sig_digest, rail, body_digest, "
+	    "valid_before, network, asset, pay_to, amount, endpoint_id, resource_url, status, created_at, "
+	    "updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 'reserved', UTC_TIMESTAMP(6), "
+	    "UTC_TIMESTAMP(6))", SQL_BYTES(p->from.b, ADDR_LEN), SQL_BYTES(p->nonce, 32),
+	    SQL_BYTES(p->sig_digest, 32), SQL_TEXT(rail_names[b->rail]), SQL_BYTES(b->body_digest, 32),
+	    SQL_U64(p->valid_before), SQL_TEXT(rq->network), SQL_BYTES(rq->asset.b, ADDR_LEN),
 	    SQL_BYTES(rq->pay_to.b, ADDR_LEN), SQL_DEC(rq->amount), SQL_TEXT(endpoint_id), SQL_TEXT(rq->url));
 	d = db_exec(db, &q);
 	if (d == DB_OK) {
@@ -36,13 +48,16 @@ ledger_reserve(struct db *db, const struct x402_payment *p, const struct x402_re
 	}
 	if (d != DB_DUPLICATE)
 		goto out;
-	/* Taken: only a released row bound to this same URL may be reserved again. */
+	/* Taken: only a released row bound to this same URL, rail and body may be reserved again. */
 	sql_reset(&q);
 	sql_add(&q, "UPDATE x402_payments SET status = 'reserved', reason = NULL, sig_digest = ?, "
-	    "endpoint_id = ?, updated_at = UTC_TIMESTAMP(6) WHERE payer = ? AND "
-	    "auth_nonce = ? AND status = 'released' AND resource_url = ? AND amount = ? "
-	    "AND pay_to = ?", SQL_BYTES(p->sig_digest, 32), SQL_TEXT(endpoint_id), SQL_BYTES(p->from.b, ADDR_LEN), SQL_BYTES(p->nonce, 32),
-	    SQL_TEXT(rq->url), SQL_DEC(rq->amount), SQL_BYTES(rq->pay_to.b, ADDR_LEN));
+	    "rail = ?, body_digest = ?, valid_before = ?, endpoint_id = ?, updated_at = UTC_TIMESTAMP(6) "
+	    "WHERE payer = ? AND auth_nonce = ? AND status = 'released' AND resource_url = ? AND "
+	    "amount = ? AND pay_to = ?", SQL_BYTES(p->sig_digest, 32), SQL_TEXT(rail_names[b->rail]),
+	    SQL_BYTES(b->body_digest, 32), SQL_U64(p->valid_before), SQL_TEXT(endpoint_id),
+	    SQL_BYTES(p->from.b, ADDR_LEN), SQL_BYTES(p->nonce, 32), SQL_TEXT(rq->url), SQL_DEC(rq->amount),
+	    SQL_BYTES(rq->pay_to.b, ADDR_LEN));
+	add_bound(&q, b);
 	if (db_exec(db, &q) != DB_OK)
 		goto out;
 	rc = mysql_affected_rows(db->my) == 1 ? LEDGER_OK : LEDGER_USED;
@@ -51,7 +66,7 @@ out:
 	return rc;
 }
 
-enum lookup_state { SETTLED, UNKNOWN };
+enum lookup_state { SETTLED, LATE, UNKNOWN };
 
 /*
  * p's row bound to rq and endpoint_id in state st; for UNKNOWN, a row
@@ -60,9 +75,10 @@ enum lookup_state { SETTLED, UNKNOWN };
  */
 static enum ledger_rc
 lookup(struct db *db, const struct x402_payment *p, const struct x402_requirements *rq,
-    const char *endpoint_id, enum lookup_state st, uint8_t tx[32], bool *has_tx, uint64_t *held_s)
+    const char *endpoint_id, const struct ledger_bind *b, enum lookup_state st, uint8_t tx[32],
+    bool *has_tx, uint64_t *held_s)
 {
-	size_t cap = 2 * strlen(rq->url) + 1024;
+	size_t cap = 2 * strlen(rq->url) + 1536;
 	char *buf = malloc(cap);
 	struct sql q;
 	MYSQL_RES *res = NULL;
@@ -82,10 +98,13 @@ lookup(struct db *db, const struct x402_payment *p, const struct x402_requiremen
 	    SQL_BYTES(p->from.b, ADDR_LEN), SQL_BYTES(p->nonce, 32), SQL_BYTES(p->sig_digest, 32));
 	if (st == SETTLED)
 		sql_add(&q, "status = 'settled'");
+	else if (st == LATE)
+		sql_add(&q, "status = 'settled' AND reason = 'late_settled'");
 	else
 		sql_add(&q, "((status = 'failed' AND reason = 'settle_unknown') OR status = 'reserved')");
 	sql_add(&q, " AND resource_url = ? AND amount = ? AND pay_to = ? AND endpoint_id = ?",
 	    SQL_TEXT(rq->url), SQL_DEC(rq->amount), SQL_BYTES(rq->pay_to.b, ADDR_LEN), SQL_TEXT(endpoint_id));
+	add_bound(&q, b);
 	if (db_query(db, &q, &res) != DB_OK)
 		goto out;
 	rc = LEDGER_USED;
@@ -119,20 +138,20 @@ out:
 
 enum ledger_rc
 ledger_settled_here(struct db *db, const struct x402_payment *p, const struct x402_requirements *rq,
-    const char *endpoint_id, uint8_t tx[32], bool *has_tx)
+    const char *endpoint_id, const struct ledger_bind *b, bool only_late, uint8_t tx[32], bool *has_tx)
 {
-	return lookup(db, p, rq, endpoint_id, SETTLED, tx, has_tx, NULL);
+	return lookup(db, p, rq, endpoint_id, b, only_late ? LATE : SETTLED, tx, has_tx, NULL);
 }
 
 enum ledger_rc
 ledger_unknown_here(struct db *db, const struct x402_payment *p, const struct x402_requirements *rq,
-    const char *endpoint_id, uint64_t *held_s)
+    const char *endpoint_id, const struct ledger_bind *b, uint64_t *held_s)
 {
 	uint8_t tx[32];
 	bool has_tx;
 
 	*held_s = 0;
-	return lookup(db, p, rq, endpoint_id, UNKNOWN, tx, &has_tx, held_s);
+	return lookup(db, p, rq, endpoint_id, b, UNKNOWN, tx, &has_tx, held_s);
 }
 
 int

@@ -30,6 +30,23 @@ enum ledger_rc {
 	LEDGER_HELD,         /* reserved by the identical payment's request, still in progress */
 };
 
+/*
+ * How a payment was first presented (sql/022_payment_binding.sql): the
+ * rail that carried it and the SHA-256 of the request body. A row answers
+ * only a presentation with the same binding: reserved again (released),
+ * found settled or of unknown outcome. Rows written before the binding
+ * existed match any.
+ */
+enum ledger_rail {
+	LEDGER_RAIL_X402,     /* PAYMENT-SIGNATURE */
+	LEDGER_RAIL_MPP,      /* Authorization: Payment */
+};
+
+struct ledger_bind {
+	enum ledger_rail rail;
+	uint8_t body_digest[32];
+};
+
 enum ledger_status {
 	LEDGER_SETTLED,
 	LEDGER_FAILED,
@@ -37,21 +54,28 @@ enum ledger_status {
 	LEDGER__MAX
 };
 
-/* Reserve payment p, bound to rq, for the row endpoint_id. */
+/*
+ * Reserve payment p, bound to rq and to b, for the row endpoint_id (with
+ * its validBefore). A released row is reserved again only by the same URL,
+ * price, payee and binding.
+ */
 LEDGER_RESULT enum ledger_rc ledger_reserve(struct db *db, const struct x402_payment *p,
-    const struct x402_requirements *rq, const char *endpoint_id);
+    const struct x402_requirements *rq, const char *endpoint_id, const struct ledger_bind *b);
 
 /*
  * LEDGER_OK when p's row is settled, bound to rq's resource URL, amount
- * and payee and to the row endpoint_id (a payment that already bought
- * this resource), and was reserved with p's very signature (sig_digest:
- * the same (payer, nonce) under another signature is another payment,
- * served nothing); then tx holds its settlement transaction when known
- * (*has_tx). LEDGER_USED otherwise. ledger_unknown_here and
- * ledger_claim_unknown match the signature the same way.
+ * and payee, to the row endpoint_id and to b (a payment that already
+ * bought this resource), and was reserved with p's very signature
+ * (sig_digest: the same (payer, nonce) under another signature is another
+ * payment, served nothing); with only_late, only a settlement known from
+ * the chain (reason late_settled) counts. Then tx holds its settlement
+ * transaction when known (*has_tx). LEDGER_USED otherwise.
+ * ledger_unknown_here and ledger_claim_unknown match the signature the
+ * same way.
  */
 LEDGER_RESULT enum ledger_rc ledger_settled_here(struct db *db, const struct x402_payment *p,
-    const struct x402_requirements *rq, const char *endpoint_id, uint8_t tx[32], bool *has_tx);
+    const struct x402_requirements *rq, const char *endpoint_id, const struct ledger_bind *b,
+    bool only_late, uint8_t tx[32], bool *has_tx);
 
 /*
  * LEDGER_OK when p's row, bound to rq and endpoint_id, has an unknown
@@ -65,7 +89,8 @@ LEDGER_RESULT enum ledger_rc ledger_settled_here(struct db *db, const struct x40
  * left before it counts as abandoned. LEDGER_USED otherwise.
  */
 LEDGER_RESULT enum ledger_rc ledger_unknown_here(struct db *db, const struct x402_payment *p,
-    const struct x402_requirements *rq, const char *endpoint_id, uint64_t *held_s);
+    const struct x402_requirements *rq, const char *endpoint_id, const struct ledger_bind *b,
+    uint64_t *held_s);
 
 /*
  * Claim p's row of unknown outcome for one new settlement attempt (it goes
@@ -75,8 +100,10 @@ LEDGER_RESULT enum ledger_rc ledger_unknown_here(struct db *db, const struct x40
 LEDGER_RESULT enum ledger_rc ledger_claim_unknown(struct db *db, const struct x402_payment *p);
 
 /*
- * Move p's row to status (a settled row is never moved to another status), with the settlement transaction tx (32 bytes,
- * or NULL) and a facilitator reason code (or NULL). 0 or -1.
+ * Move p's row to status (a settled row is never moved to another
+ * status), with the settlement transaction tx (32 bytes, or NULL) and a
+ * reason code (or NULL): a facilitator's for a failure, late_settled for a
+ * settlement known from the chain. 0 or -1.
  */
 LEDGER_RESULT int ledger_mark(struct db *db, const struct x402_payment *p, enum ledger_status status,
     const uint8_t *tx, const char *reason);

@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "hex.h"
 #include "ledger.h"
@@ -22,6 +23,7 @@ enum write {
 	W_FAILED,      /* ledger_mark failed with the facilitator's reason */
 	W_RELEASED,    /* ledger_mark released */
 	W_UNKNOWN,     /* ledger_mark failed, settle_unknown */
+	W_LATE,        /* ledger_mark settled, late_settled (learnt from the chain) */
 };
 
 static const struct transition {
@@ -43,19 +45,22 @@ static const struct transition {
 	{ PS_VERIFIED, PE_SETTLED, PS_SETTLED, W_SETTLED, NULL },
 	{ PS_VERIFIED, PE_SETTLE_REFUSED, PS_FAILED, W_FAILED, "settle_refused" },
 	{ PS_VERIFIED, PE_SETTLE_NO_ANSWER, PS_SETTLE_UNKNOWN, W_UNKNOWN, NULL },
+	/* /settle refused, but the transfer is on chain: charged, so served. */
+	{ PS_VERIFIED, PE_CHAIN_USED, PS_SETTLED, W_LATE, NULL },
+	{ PS_FAILED, PE_CHAIN_USED, PS_SETTLED, W_LATE, NULL },
 
 	/* A claimed unknown outcome stays unknown unless it settles now or the chain shows it. */
 	{ PS_RECLAIMED, PE_VERIFIED, PS_REVERIFIED, W_NONE, NULL },
 	{ PS_RECLAIMED, PE_VERIFY_REFUSED, PS_SETTLE_UNKNOWN, W_UNKNOWN, NULL },
 	{ PS_RECLAIMED, PE_VERIFY_UNAVAILABLE, PS_SETTLE_UNKNOWN, W_UNKNOWN, NULL },
-	{ PS_RECLAIMED, PE_CHAIN_USED, PS_SETTLED, W_SETTLED, NULL },
+	{ PS_RECLAIMED, PE_CHAIN_USED, PS_SETTLED, W_LATE, NULL },
 	{ PS_REVERIFIED, PE_NOT_SERVED, PS_SETTLE_UNKNOWN, W_UNKNOWN, NULL },
 	{ PS_REVERIFIED, PE_SETTLED, PS_SETTLED, W_SETTLED, NULL },
 	{ PS_REVERIFIED, PE_SETTLE_REFUSED, PS_SETTLE_UNKNOWN, W_UNKNOWN, NULL },
 	{ PS_REVERIFIED, PE_SETTLE_NO_ANSWER, PS_SETTLE_UNKNOWN, W_UNKNOWN, NULL },
-	{ PS_REVERIFIED, PE_CHAIN_USED, PS_SETTLED, W_SETTLED, NULL },
+	{ PS_REVERIFIED, PE_CHAIN_USED, PS_SETTLED, W_LATE, NULL },
 
-	{ PS_SETTLE_UNKNOWN, PE_CHAIN_USED, PS_SETTLED, W_SETTLED, NULL },
+	{ PS_SETTLE_UNKNOWN, PE_CHAIN_USED, PS_SETTLED, W_LATE, NULL },
 	{ PS_SETTLE_UNKNOWN, PE_CHAIN_VOID, PS_FAILED, W_FAILED, "authorization_void" },
 	{ PS_SETTLE_UNKNOWN, PE_CHAIN_EXPIRED, PS_FAILED, W_FAILED, "expired_unsettled" },
 	{ PS_SETTLE_UNKNOWN, PE_CLAIM, PS_RECLAIMED, W_CLAIM, NULL },
@@ -109,9 +114,10 @@ paystate_next(enum pay_state from, enum pay_event ev)
 
 void
 paystate_init(struct paystate *m, struct db *db, const struct x402_payment *p,
-    const struct x402_requirements *rq, const char *endpoint_id)
+    const struct x402_requirements *rq, const char *endpoint_id, const struct ledger_bind *bind)
 {
 	memset(m, 0, sizeof(*m));
+	m->bind = bind;
 	m->state = PS_NEW;
 	m->db = db;
 	m->p = p;
@@ -137,14 +143,22 @@ paystate_apply(struct paystate *m, enum pay_event ev, const uint8_t *tx, const c
 {
 	const struct transition *t = find(m->state, ev);
 	enum paystate_rc rc = PAYSTATE_OK;
+	char why[97];
 
 	if (t == NULL)
 		return PAYSTATE_INVALID;
+	/* A facilitator's refusal of /settle is kept as settle:<its code>, so
+	 * that payments-reconcile can tell it from a refused /verify: only a
+	 * settlement may have broadcast a transfer anyway. */
+	if (ev == PE_SETTLE_REFUSED && reason) {
+		snprintf(why, sizeof(why), "settle:%s", reason);
+		reason = why;
+	}
 	switch (t->write) {
 	case W_NONE:
 		break;
 	case W_RESERVE:
-		rc = from_ledger(ledger_reserve(m->db, m->p, m->rq, m->endpoint_id));
+		rc = from_ledger(ledger_reserve(m->db, m->p, m->rq, m->endpoint_id, m->bind));
 		break;
 	case W_CLAIM:
 		rc = from_ledger(ledger_claim_unknown(m->db, m->p));
@@ -161,6 +175,9 @@ paystate_apply(struct paystate *m, enum pay_event ev, const uint8_t *tx, const c
 	case W_UNKNOWN:
 		rc = mark(m, LEDGER_FAILED, NULL, "settle_unknown");
 		break;
+	case W_LATE:
+		rc = mark(m, LEDGER_SETTLED, tx, "late_settled");
+		break;
 	}
 	if (rc == PAYSTATE_OK)
 		m->state = t->to;
@@ -168,45 +185,66 @@ paystate_apply(struct paystate *m, enum pay_event ev, const uint8_t *tx, const c
 }
 
 enum paystate_rc
-paystate_find(struct paystate *m, bool resumable)
+paystate_find(struct paystate *m, bool resumable, bool late_ok)
 {
 	enum ledger_rc rc;
+	enum paystate_rc prc;
 
-	if (m->state != PS_NEW)
+	if (m->state != PS_NEW || m->bind == NULL)
 		return PAYSTATE_INVALID;
-	if (resumable) {
-		rc = ledger_settled_here(m->db, m->p, m->rq, m->endpoint_id, m->tx, &m->has_tx);
-		if (rc == LEDGER_OK)
-			return paystate_apply(m, PE_FOUND_SETTLED, NULL, NULL);
+	if (resumable || late_ok) {
+		rc = ledger_settled_here(m->db, m->p, m->rq, m->endpoint_id, m->bind, !resumable, m->tx,
+		    &m->has_tx);
+		if (rc == LEDGER_OK) {
+			if ((prc = paystate_apply(m, PE_FOUND_SETTLED, NULL, NULL)) == PAYSTATE_OK)
+				m->late = !resumable;
+			return prc;
+		}
 		if (rc != LEDGER_USED)
 			return PAYSTATE_UNRECORDED;
 	}
-	rc = ledger_unknown_here(m->db, m->p, m->rq, m->endpoint_id, &m->held_s);
-	if (rc == LEDGER_OK)
-		return paystate_apply(m, PE_FOUND_UNKNOWN, NULL, NULL);
+	rc = ledger_unknown_here(m->db, m->p, m->rq, m->endpoint_id, m->bind, &m->held_s);
+	if (rc == LEDGER_OK) {
+		if ((prc = paystate_apply(m, PE_FOUND_UNKNOWN, NULL, NULL)) == PAYSTATE_OK)
+			m->late = true;
+		return prc;
+	}
 	if (rc == LEDGER_HELD)
 		return PAYSTATE_HELD;
 	return rc == LEDGER_USED ? PAYSTATE_REFUSED : PAYSTATE_UNRECORDED;
 }
 
 #define RECONCILE_BATCH 500
+#define REFUSED_WATCH_S 3600    /* a refused row is put to the chain until this long past validBefore */
+
+/* One row payments-reconcile puts to the chain. */
+struct open_row {
+	struct x402_payment p;
+	bool refused;           /* failed settle_refused, else of unknown outcome */
+	bool has_before;        /* valid_before is recorded (rows since sql/022) */
+};
 
 enum paystate_rc
 paystate_reconcile(struct db *db, const struct config *cfg, uint64_t min_age_s, uint64_t *settled,
     uint64_t *voided, uint64_t *open)
 {
-	char b[800];
+	char b[1200];
 	struct sql q = SQL_ON(b);
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
-	struct x402_payment *rows = NULL;
+	struct open_row *rows = NULL;
 	size_t n = 0;
+	uint64_t now = (uint64_t)time(NULL);
 
 	*settled = *voided = *open = 0;
-	sql_add(&q, "SELECT LOWER(HEX(payer)), LOWER(HEX(auth_nonce)), LOWER(HEX(pay_to)), amount "
-	    "FROM x402_payments WHERE ((status = 'failed' AND reason = 'settle_unknown') OR "
-	    "status = 'reserved') AND updated_at < UTC_TIMESTAMP(6) - INTERVAL ? SECOND "
-	    "ORDER BY updated_at LIMIT ?", SQL_U64(min_age_s), SQL_U64(RECONCILE_BATCH));
+	sql_add(&q, "SELECT LOWER(HEX(payer)), LOWER(HEX(auth_nonce)), LOWER(HEX(pay_to)), amount, "
+	    "status = 'failed' AND reason <> 'settle_unknown', valid_before IS NOT NULL, "
+	    "IFNULL(valid_before, 0) FROM x402_payments WHERE (((status = 'failed' AND reason = "
+	    "'settle_unknown') OR status = 'reserved') OR (status = 'failed' AND (reason = "
+	    "'settle_refused' OR reason LIKE 'settle:%') AND valid_before + ? > ?)) AND "
+	    "updated_at < UTC_TIMESTAMP(6) - "
+	    "INTERVAL ? SECOND ORDER BY updated_at LIMIT ?", SQL_U64(REFUSED_WATCH_S), SQL_U64(now),
+	    SQL_U64(min_age_s), SQL_U64(RECONCILE_BATCH));
 	if (db_query(db, &q, &res) != DB_OK)
 		return PAYSTATE_UNRECORDED;
 	if (res && (rows = calloc(mysql_num_rows(res) + 1, sizeof(*rows))) == NULL) {
@@ -214,11 +252,14 @@ paystate_reconcile(struct db *db, const struct config *cfg, uint64_t min_age_s, 
 		return PAYSTATE_UNRECORDED;
 	}
 	while (res && (row = mysql_fetch_row(res)) != NULL) {
-		struct x402_payment *p = &rows[n];
+		struct open_row *o = &rows[n];
+		struct x402_payment *p = &o->p;
 
 		if (addr_from_digits(row[0], &p->from) < 0 || addr_from_digits(row[2], &p->to) < 0 ||
 		    strlen(row[1]) != 64 || hex_decode_fixed(row[1], 64, p->nonce, 32, false) < 0 ||
-		    strlen(row[3]) >= sizeof(p->value))
+		    strlen(row[3]) >= sizeof(p->value) || db_row_bool(row, 4, "refused", &o->refused) != DB_OK ||
+		    db_row_bool(row, 5, "has valid_before", &o->has_before) != DB_OK ||
+		    db_row_u64(row, 6, "valid_before", &p->valid_before) != DB_OK)
 			continue;
 		snprintf(p->value, sizeof(p->value), "%s", row[3]);
 		n++;
@@ -230,16 +271,28 @@ paystate_reconcile(struct db *db, const struct config *cfg, uint64_t min_age_s, 
 		enum paystate_rc rc = PAYSTATE_OK;
 		uint8_t tx[32];
 
-		paystate_init(&m, db, &rows[i], NULL, NULL);
-		m.state = PS_SETTLE_UNKNOWN;   /* what the row means, as ledger_unknown_here reads it */
-		switch (x402_authorization_state(cfg, &rows[i], tx)) {
+		paystate_init(&m, db, &rows[i].p, NULL, NULL, NULL);
+		/* What the row means, as ledger_unknown_here reads it, or a refusal. */
+		m.state = rows[i].refused ? PS_FAILED : PS_SETTLE_UNKNOWN;
+		switch (x402_authorization_state(cfg, &rows[i].p, tx)) {
 		case X402_AUTH_USED:
 			if ((rc = paystate_apply(&m, PE_CHAIN_USED, tx, NULL)) == PAYSTATE_OK)
 				(*settled)++;
 			break;
 		case X402_AUTH_VOID:
+			if (rows[i].refused)
+				break;  /* failed already, and it stays so */
 			if ((rc = paystate_apply(&m, PE_CHAIN_VOID, NULL, NULL)) == PAYSTATE_OK)
 				(*voided)++;
+			break;
+		case X402_AUTH_UNUSED:
+			if (!rows[i].refused && rows[i].has_before &&
+			    rows[i].p.valid_before + PAYSTATE_EXPIRY_MARGIN < now) {
+				if ((rc = paystate_apply(&m, PE_CHAIN_EXPIRED, NULL, NULL)) == PAYSTATE_OK)
+					(*voided)++;
+				break;
+			}
+			(*open)++;
 			break;
 		default:
 			(*open)++;

@@ -17,7 +17,18 @@
  *   FAILED          failed                            refused; never charged
  *   RELEASED        released                          never charged, not served: reservable again
  *   SETTLE_UNKNOWN  failed (reason settle_unknown)    /settle got no answer: the chain decides
- *   RESUMABLE       settled, earlier, for this URL    (EP_PAY_RESUME rows) serve what it bought
+ *   RESUMABLE       settled, earlier, for this URL    (EP_PAY_RESUME rows, or a settlement
+ *                                                     known from the chain: late_settled) serve
+ *                                                     what it bought
+ *
+ * A settlement learnt from the chain (PE_CHAIN_USED) is written as
+ * settled, late_settled: the identical request may be served from it
+ * again until the authorization's validBefore (paystate_find), since its
+ * header can be rebuilt by anyone from the transfer's calldata and the
+ * payer must never be refused. m->late tells the caller that this request
+ * presents a payment whose first request is over (its outcome was
+ * unknown, or it settled late): a row whose answer is private serves
+ * nothing on it (fcgi/pay.c).
  *
  * Return conventions: enum paystate_rc (PAYSTATE_OK is 0).
  */
@@ -28,7 +39,11 @@
 #include <stdint.h>
 
 #include "db.h"
+#include "ledger.h"
 #include "x402.h"
+
+/* Seconds past validBefore before an unused authorization counts as dead (clock skew, a late block). */
+#define PAYSTATE_EXPIRY_MARGIN 60
 
 enum pay_state {
 	PS_NEW,
@@ -55,7 +70,8 @@ enum pay_event {
 	PE_SETTLED,            /* VERIFIED, REVERIFIED -> SETTLED, with the transaction */
 	PE_SETTLE_REFUSED,     /* VERIFIED -> FAILED; REVERIFIED -> SETTLE_UNKNOWN */
 	PE_SETTLE_NO_ANSWER,   /* VERIFIED, REVERIFIED -> SETTLE_UNKNOWN */
-	PE_CHAIN_USED,         /* SETTLE_UNKNOWN, RECLAIMED, REVERIFIED -> SETTLED: the transfer landed */
+	PE_CHAIN_USED,         /* SETTLE_UNKNOWN, RECLAIMED, REVERIFIED -> SETTLED: the transfer landed;
+	                        * VERIFIED, FAILED -> SETTLED: it landed although /settle refused */
 	PE_CHAIN_VOID,         /* SETTLE_UNKNOWN -> FAILED: its nonce paid something else */
 	PE_CHAIN_EXPIRED,      /* SETTLE_UNKNOWN -> FAILED: unused past its validity */
 	PE_CLAIM,              /* SETTLE_UNKNOWN -> RECLAIMED: one request tries to settle it now */
@@ -76,15 +92,18 @@ struct paystate {
 	const struct x402_payment *p;
 	const struct x402_requirements *rq;
 	const char *endpoint_id;     /* the dispatch row the payment is for */
+	const struct ledger_bind *bind;  /* how this request presents it (rail, body) */
+	bool late;                   /* presented again after its first request ended with an
+	                              * unknown outcome or a late settlement (paystate_find) */
 	bool has_tx;                 /* RESUMABLE, or the chain showed it USED: tx is the
 	                              * settlement transaction */
 	uint8_t tx[32];
 	uint64_t held_s;             /* PAYSTATE_HELD: seconds before the hold counts as abandoned */
 };
 
-/* A payment in state NEW. */
+/* A payment in state NEW, presented as bind says (NULL only for paystate_reconcile's rows). */
 void paystate_init(struct paystate *m, struct db *db, const struct x402_payment *p,
-    const struct x402_requirements *rq, const char *endpoint_id);
+    const struct x402_requirements *rq, const char *endpoint_id, const struct ledger_bind *bind);
 
 /*
  * Apply ev: check that the table allows it from m->state, write the ledger
@@ -96,27 +115,35 @@ enum paystate_rc paystate_apply(struct paystate *m, enum pay_event ev, const uin
     const char *reason);
 
 /*
- * Where an existing row of this payment stands for this resource (a NEW
- * payment whose reservation was refused, or an expired one): settled here
- * (only when resumable, i.e. the row may be shown again) moves to
- * RESUMABLE, an unknown outcome to SETTLE_UNKNOWN; PAYSTATE_HELD when
+ * Where an existing row of this payment stands for this resource and
+ * binding (a NEW payment whose reservation was refused, or an expired
+ * one): settled here moves to RESUMABLE when resumable (the row may be
+ * shown again), or when late_ok (the authorization is still valid) and the
+ * settlement was learnt from the chain (m->late); an unknown outcome moves
+ * to SETTLE_UNKNOWN (m->late); PAYSTATE_HELD when
  * the identical payment is reserved by a request still in progress (or one
  * that died less than payment_abandoned_s ago; m->held_s tells how long
  * until it may be claimed), PAYSTATE_REFUSED when none of these (it was
  * used otherwise), PAYSTATE_UNRECORDED when the database failed. The state
  * stays NEW unless PAYSTATE_OK.
  */
-enum paystate_rc paystate_find(struct paystate *m, bool resumable);
+enum paystate_rc paystate_find(struct paystate *m, bool resumable, bool late_ok);
 
 /*
  * `waymark payments-reconcile`: every ledger row of unknown outcome (failed
  * settle_unknown, or reserved: its request died) untouched for min_age_s
  * seconds (until then the identical request, or a paid publication's own
- * completion task, resolves it) is put to the chain (x402_authorization_state): a transfer
- * that landed moves it to SETTLED, a nonce spent otherwise to FAILED; an
- * unused or unknown one stays for a later run (its authorization may still
- * be valid, and the identical request resolves it too). Counts go to the
- * out-parameters; PAYSTATE_UNRECORDED when the database failed.
+ * completion task, resolves it) is put to the chain
+ * (x402_authorization_state): a transfer that landed moves it to SETTLED
+ * (late_settled), a nonce spent otherwise to FAILED, an unused one past
+ * its validBefore (and PAYSTATE_EXPIRY_MARGIN) to FAILED expired_unsettled; an
+ * unused one still valid, or an unknown one, stays for a later run. Rows
+ * whose settlement the facilitator refused are put to the chain too while
+ * their authorization could still land (until an hour past validBefore): a
+ * facilitator that broadcast the transfer and then answered success false
+ * charged the payer, and the row becomes SETTLED. Counts go to the
+ * out-parameters (*open: rows left for later); PAYSTATE_UNRECORDED when
+ * the database failed.
  */
 enum paystate_rc paystate_reconcile(struct db *db, const struct config *cfg, uint64_t min_age_s,
     uint64_t *settled, uint64_t *voided, uint64_t *open);

@@ -196,8 +196,8 @@ is "$(jq -c '.paymentResponse | [.success, .errorReason, .transaction]' <<<"$res
 	"settlement refused: PAYMENT-RESPONSE success false with the reason code"
 ok $(jq -r . <<<"$res" | grep -q 'Execution reverted' && echo 1 || echo 0) "settlement refused: the facilitator's message is not relayed"
 ok $(jq -e '.body | has("route")' <<<"$res" >/dev/null && echo 1 || echo 0) "settlement refused: the paid body is not delivered"
-is "$(sql "SELECT CONCAT(status, ' ', reason) FROM x402_payments WHERE reason = 'invalid_transaction_state'")" \
-	"failed invalid_transaction_state" "settlement refused: the ledger row failed"
+is "$(sql "SELECT CONCAT(status, ' ', reason) FROM x402_payments WHERE reason LIKE '%invalid_transaction_state'")" \
+	"failed settle:invalid_transaction_state" "settlement refused: the ledger row failed, with the facilitator's code"
 is "$(balance $PAYER),$(balance $PAYTO)" "970000,30000" "settlement refused: no balance moved"
 
 # ---- the facilitator vanishes during settlement: 503, the payment is never reused
@@ -255,8 +255,15 @@ is "$(sql "SELECT LOWER(HEX(tx_hash)) FROM x402_payments WHERE resource_url LIKE
 is "$(jq -r '.routedBoons | length' <<<"$body")" 3 "  and the paid body (limit 3)"
 is "$(balance $PAYER),$(balance $PAYTO)" "960000,40000" "  exactly one transfer: no second settlement"
 is "$(sql "SELECT status FROM x402_payments WHERE resource_url LIKE '%limit=3'")" settled "  the ledger row is settled"
+is "$(sql "SELECT reason FROM x402_payments WHERE resource_url LIKE '%limit=3'")" late_settled \
+	"  settled from the chain's answer (late_settled)"
+# Its header can now be rebuilt by anyone from the transfer's calldata: the
+# identical request is answered again until validBefore, so whoever races the
+# payer reads at most what the payer bought, and the payer is never refused.
 req GET "$REC1?limit=3" -H "PAYMENT-SIGNATURE: $(cat "$http_tmp/sig3")"
-check_error 402 payment_already_used "a paid read is served once: the same payment again is used"
+is "$status,$(jq -r '.routedBoons | length' <<<"$body")" "200,3" \
+	"the identical request again while the authorization is valid: served again (a fresh read)"
+is "$(balance $PAYER),$(balance $PAYTO)" "960000,40000" "  and nothing more is charged"
 
 # ---- payments-reconcile: a stranded row settled from the chain
 rpc evm_setAutomine '[false]' >/dev/null
@@ -328,4 +335,34 @@ is "$status,$(jq -r 'has("routedBoons")' <<<"$body")" "200,true" \
 is "$(rpc eth_getTransactionReceipt "[\"$tx6\"]" | jq -r .status),$(sql "SELECT CONCAT(status, ' ', LOWER(HEX(tx_hash))) FROM x402_payments WHERE resource_url LIKE '%limit=6'")" \
 	"0x1,settled ${tx6#0x}" "  naming the transfer's transaction, which the row records"
 is "$(( paid - $(balance $PAYER) ))" 10000 "  charged once"
+
+# ---- a facilitator that settles and then answers success false (it broadcast the
+# transfer, then failed): the refusal is checked against the chain, so the payer,
+# who was charged, is served, once.
+stop_facilitator; facilitator_start --fault settle-lands-refused
+paid=$(balance $PAYER)
+res=$(node "$tools/pay.mjs" --key $KEY1 --url "$URL$REC1?limit=7" --signature-out "$http_tmp/sig7")
+tx7=$(jq -r .paymentResponse.transaction <<<"$res")
+is "$(jq -r '[.status, (.body | has("routedBoons")), .paymentResponse.success] | join(",")' <<<"$res")" "200,true,true" \
+	"settled, then refused by the facilitator: the chain shows the transfer, so the read is served, PAYMENT-RESPONSE success"
+is "$(rpc eth_getTransactionReceipt "[\"$tx7\"]" | jq -r .status),$(sql "SELECT CONCAT(status, ' ', reason, ' ', LOWER(HEX(tx_hash))) FROM x402_payments WHERE resource_url LIKE '%limit=7'")" \
+	"0x1,settled late_settled ${tx7#0x}" "  the row is settled from the chain, naming the transfer's transaction"
+is "$(( paid - $(balance $PAYER) ))" 10000 "  charged once"
+req GET "$REC1?limit=7" -H "PAYMENT-SIGNATURE: $(cat "$http_tmp/sig7")"
+is "$status,$(( paid - $(balance $PAYER) ))" "200,10000" "  the identical request again, while valid: served again, nothing more charged"
+
+# ---- payments-reconcile revisits refusals and expires what can no longer land.
+# A refusal recorded although its transfer landed (as when the transfer mines
+# after the request's own look at the chain): the row of limit=7 put back to
+# what such a request would have written. And an unknown outcome whose
+# authorization is past validBefore and unused on chain: the settle-down row.
+sql "UPDATE x402_payments SET status = 'failed', reason = 'settle:unexpected_settle_error', tx_hash = NULL WHERE resource_url LIKE '%limit=7'"
+sql "UPDATE x402_payments SET valid_before = UNIX_TIMESTAMP() - 3600 WHERE reason = 'settle_unknown'"
+is "$(sql "SELECT COUNT(*) FROM x402_payments WHERE reason = 'settle_unknown'")" 1 "one row of unknown outcome is left (the settle-down read)"
+rec=$("$WAYMARK_BUILD/waymark" -c "$WAYMARK_VAR/waymark.conf" payments-reconcile 0)
+like "$rec" '^payments: 1 settled from the chain, 1 void or expired' "payments-reconcile: one refused row settled, one expired ($rec)"
+is "$(sql "SELECT CONCAT(status, ' ', reason, ' ', LOWER(HEX(tx_hash))) FROM x402_payments WHERE resource_url LIKE '%limit=7'")" \
+	"settled late_settled ${tx7#0x}" "  the refused row whose transfer landed is settled, with its transaction"
+is "$(sql "SELECT CONCAT(status, ' ', reason) FROM x402_payments WHERE reason IN ('settle_unknown', 'expired_unsettled')")" \
+	"failed expired_unsettled" "  the unknown one past validBefore, unused on chain: failed expired_unsettled"
 done_testing

@@ -28,6 +28,8 @@
 . "$(dirname "$0")/lib/chain.sh"
 . "$(dirname "$0")/lib/http.sh"
 . "$(dirname "$0")/lib/x402.sh"
+# A settlement with no answer within 3 s is an unknown outcome (the late unlock below).
+export WAYMARK_FACILITATOR_TIMEOUT_MS=3000
 paid_stack privtips 170
 tools=$top/t/tools
 schemas=$top/t/schemas
@@ -469,6 +471,56 @@ unlock_job "$IDA" 10
 rs GET "/tips/$IDB" -H "payment-signature: $(cat "$pdir/paysig")" -H "x-$b-auth-address: $U_ADDR" \
 	-H "x-$b-auth-sig: $U_SIG" -H "x-$b-auth-nonce: $U_NONCE" -H "x-$b-auth-deadline: $U_DL"
 err_is 400 invalid_request "" "signed headers and a payment at once: 400"
+
+# ---- a paid unlock whose settlement lands after the service stopped waiting
+# (docs/PROTOCOL.md, Private tips): the stranger pays C's unlock while the
+# facilitator holds /settle; the service answers 503 (outcome unknown), then
+# the settlement lands. The payment header is public now (anyone can rebuild it
+# from the transfer's calldata), so the identical request never carries the
+# note again: it is told it was charged and that the paying wallet reads by
+# signature, which it then does; a wallet that neither paid nor is a party is
+# still refused.
+fac=http://127.0.0.1:$fport
+curl -s -X POST "$fac/_hold" --data-binary '{"settle":true}' >/dev/null
+t8=$(balance "$T8"); sb=$(balance "$STRANGER")
+node "$tools/pay.mjs" --key $KEY1 --url "$URL/tips/$IDC" --signature-out "$pdir/sigC" > "$pdir/resC" & pj=$!
+n=0; until [ "$(curl -s "$fac/_stats" | jq .held.settle)" = 1 ] || [ $n -ge 500 ]; do n=$((n + 1)); sleep 0.02; done
+wait $pj
+res=$(cat "$pdir/resC"); printf '%s\n' "$res" >> "$held"
+is "$(jq -r '[.status, .body.error, (.body | has("note"))] | join(",")' <<<"$res")" "503,payment_unavailable,false" \
+	"C's unlock paid while the facilitator holds the settlement: 503 outcome unknown, no note"
+like "$(jq -r .body.message <<<"$res")" 'paying wallet may read this resource free by its own signature' \
+	"  which tells the payer it will read by signature once the payment shows on chain"
+curl -s -X POST "$fac/_release" >/dev/null
+n=0; until [ "$(( $(balance "$T8") - t8 ))" = 1000000 ] || [ $n -ge 500 ]; do n=$((n + 1)); sleep 0.02; done
+is "$(( $(balance "$T8") - t8 )),$(( sb - $(balance "$STRANGER") ))" "1000000,1000000" \
+	"the settlement lands: 1,000,000 from the stranger to C's tipper"
+rs GET "/tips/$IDC" -H "payment-signature: $(cat "$pdir/sigC")"
+printf '%s GET /tips/%s (late, replayed)\n' "$status" "$IDC" >> "$seen"
+is "$status,$(jq -r '[.error, has("note")] | join(",")' <<<"$body")" "403,read_by_signature,false" \
+	"the identical payment header after it landed: 403 read_by_signature, no note"
+valid error.json "$body" "  an error body"
+prC=$(header payment-response | base64 -d)
+is "$(jq -r '[.success, .payer] | join(",")' <<<"$prC")" "true,$STRANGER" "  PAYMENT-RESPONSE success, the stranger as payer"
+is "$(rpc eth_getTransactionReceipt "[\"$(jq -r .transaction <<<"$prC")\"]" | jq -r .status)" 0x1 "  naming the transfer's transaction"
+rs GET "/tips/$IDC" -H "payment-signature: $(cat "$pdir/sigC")"
+printf '%s GET /tips/%s (late, replayed)\n' "$status" "$IDC" >> "$seen"
+is "$status,$(jq -r .error <<<"$body"),$(( $(balance "$T8") - t8 ))" "403,read_by_signature,1000000" \
+	"  and again: 403, no note, nothing more charged"
+is "$(sql "SELECT CONCAT(g.tip_id, ' ', p.status, ' ', p.reason) FROM private_tip_grants g JOIN x402_payments p USING (payer, auth_nonce) WHERE p.resource_url = '$URL/tips/$IDC'")" \
+	"$IDC settled late_settled" "  the grant of C to the stranger, its payment settled from the chain"
+ujobs "$(job "$IDC" $KEY1)" "$(job "$IDB" $KEY1)" "$(job "$IDC" $KEY7)" "$(job "$IDD" $KEY1)"
+unlock_job "$IDC" 0
+is "$(detail)" "$(want "$IDC" "$T8" "agent:$AG" "$CC" $AMT_C "$(json_str "$NC")" x402)" \
+	"the paying wallet unlocks C by its own signature, free: the note, unlockedBy x402"
+valid private-unlock.json "$body" "  the detail: valid"
+unlock_job "$IDB" 1
+is "$status,$(jq -r '[.unlockedBy, .note] | join(",")' <<<"$body")" "200,x402,$NB" \
+	"the stranger also reads B by signature: it paid B's unlock (settled at once) earlier"
+unlock_job "$IDC" 2
+err_is 403 not_authorized_to_unlock "x-$b-auth-address" "a wallet that neither paid for C nor is a party: 403"
+unlock_job "$IDD" 3
+err_is 403 not_authorized_to_unlock "x-$b-auth-address" "the stranger on D, which it never paid for: 403"
 
 # ---- bad unlock input: each header malformed, past deadlines, a nonce of another tip, tip IDs
 past=$(( $(date +%s) - 5 ))

@@ -145,6 +145,42 @@ is "$(jq -r .status <<<"$res"),$(jq -r .receipt.status <<<"$res")" "200,success"
 is "$(balance $PAYTO)" 30000 "three paid reads, 0.03 USDC in all"
 is "$(sql "SELECT COUNT(*) FROM x402_payments WHERE status = 'settled'")" 3 "three settled ledger rows, one per authorization whatever the rail"
 
+# ---- one authorization, one rail, one body (sql/022_payment_binding.sql). An MPP
+# credential for a paid POST, whose challenge binds the body, presented while the
+# facilitator is down (released: never charged), is then refused on the x402
+# rail, with another body or its own, before any facilitator call; the credential
+# itself, with its own body, is served once the facilitator is back, once.
+printf '%s' '{"recipient":"github:alice"}' > "$http_tmp/bodyA"
+printf '%s' '{"recipient":"github:mallory"}' > "$http_tmp/bodyB"
+cs=$(node "$mpp/credential.mjs" --key $KEY1 --url "$URL/api/v1/score" --method POST --body "$http_tmp/bodyA" | jq -r .authorization)
+like "$cs" '^Payment ' "an MPP credential for POST /api/v1/score with body A"
+stop_facilitator
+req POST /api/v1/score -H 'Content-Type: application/json' -H "Authorization: $cs" --data-binary @"$http_tmp/bodyA"
+is "$status,$(jqr .error)" "503,payment_unavailable" "  presented while the facilitator is down: 503, nothing charged"
+is "$(sql "SELECT CONCAT(status, ' ', rail, ' ', LOWER(HEX(body_digest)) = SHA2('{\"recipient\":\"github:alice\"}', 256)) FROM x402_payments WHERE endpoint_id = 'score'")" \
+	"released mpp 1" "  its row is released, bound to the MPP rail and body A's digest"
+facilitator_start
+req POST /api/v1/score -H 'Content-Type: application/json' --data-binary @"$http_tmp/bodyB"
+acc=$(header payment-required | base64 -d | jq -c '.accepts[0]')
+auth=$(node -e 'const c=JSON.parse(Buffer.from(process.argv[1].replace(/^Payment /,""),"base64url"));const {signature,type,...a}=c.payload;console.log(JSON.stringify({signature,authorization:a}))' "$cs")
+xs=$(jq -cn --arg u "$URL/api/v1/score" --argjson acc "$acc" --argjson pl "$auth" \
+	'{x402Version: 2, resource: {url: $u}, accepted: $acc, payload: $pl}' | base64 -w0)
+s1=$(stats); pb=$(balance $PAYTO)
+req POST /api/v1/score -H 'Content-Type: application/json' -H "PAYMENT-SIGNATURE: $xs" --data-binary @"$http_tmp/bodyB"
+is "$status,$(jqr .error)" "402,payment_already_used" "the same authorization re-wrapped as x402, with body B: 402 payment_already_used"
+req POST /api/v1/score -H 'Content-Type: application/json' -H "PAYMENT-SIGNATURE: $xs" --data-binary @"$http_tmp/bodyA"
+is "$status,$(jqr .error)" "402,payment_already_used" "  as x402 with body A: refused too (one authorization, one rail)"
+is "$(stats)" "$s1" "  neither reached the facilitator"
+is "$(balance $PAYTO),$(sql "SELECT CONCAT(status, ' ', rail) FROM x402_payments WHERE endpoint_id = 'score'")" "$pb,released mpp" \
+	"  nothing charged, the row unchanged"
+req POST /api/v1/score -H 'Content-Type: application/json' -H "Authorization: $cs" --data-binary @"$http_tmp/bodyB"
+is "$status,$(jqr .error)" "402,payment_mismatch" "the credential itself with body B: 402 payment_mismatch (its challenge binds body A)"
+req POST /api/v1/score -H 'Content-Type: application/json' -H "Authorization: $cs" --data-binary @"$http_tmp/bodyA"
+is "$status,$(jqr .executesTransaction)" "200,false" "the credential with its own body: served (the score, which executes nothing)"
+like "$(header payment-receipt)" '.' "  with a Payment-Receipt"
+is "$(( $(balance $PAYTO) - pb )),$(sql "SELECT CONCAT(status, ' ', rail) FROM x402_payments WHERE endpoint_id = 'score'")" "10000,settled mpp" \
+	"  charged once; the row settled on its rail"
+
 # ---- economics lists both rails
 req GET /api/v1/x402/economics
 is "$(jqr "[.prices[].protocols | join(\"+\")] | unique | join(\",\")")" "x402+mpp" "economics: every paid row takes x402 and mpp"

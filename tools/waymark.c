@@ -775,7 +775,7 @@ cmd_payments_reconcile(const char *path, int argc, char **argv)
 	    paystate_reconcile(&d, &c, min_age, &settled, &voided, &open) != PAYSTATE_OK) {
 		fprintf(stderr, "waymark: payments-reconcile: database: %s\n", d.err);
 	} else {
-		printf("payments: %" PRIu64 " settled from the chain, %" PRIu64 " void, %" PRIu64
+		printf("payments: %" PRIu64 " settled from the chain, %" PRIu64 " void or expired, %" PRIu64
 		    " still open\n", settled, voided, open);
 		status = 0;
 	}

@@ -8,10 +8,14 @@
 //   submits transferWithAuthorization is --key (default: anvil account #3);
 //   its transactions are sent one at a time (each takes the next nonce), so
 //   concurrent settles never pick the same nonce.
-//   --fault injects one failure after a real /verify, never settling:
-//     settle-down     /settle drops the connection without an answer
+//   --fault injects one failure after a real /verify:
+//     settle-down     /settle drops the connection without an answer (never settling)
 //     settle-refused  /settle answers {success: false, errorReason} with
-//                     a long errorMessage (which must never be relayed)
+//                     a long errorMessage (which must never be relayed),
+//                     never settling
+//     settle-lands-refused  /settle really settles (the transfer lands), then
+//                     answers {success: false, errorReason} as a facilitator
+//                     that broadcast and then failed would
 //   --delay-verify-ms N, --delay-settle-ms N (default 0): the answer to
 //     /verify (resp. /settle) is held N ms AFTER the real work is done, as
 //     a remote facilitator's round trip and a block wait would take.
@@ -47,7 +51,7 @@ import { toFacilitatorEvmSigner } from '@x402/evm';
 import { cli, fail } from '../../tools/cli.mjs';
 
 const ANVIL3 = '0x7c852118294e51e653712a81e05800f419141751be58f605c371e15141b007a6';
-const USAGE = 'usage: node facilitator.mjs --rpc URL --port N [--key 0xKEY] [--fault settle-down|settle-refused]\n' +
+const USAGE = 'usage: node facilitator.mjs --rpc URL --port N [--key 0xKEY] [--fault settle-down|settle-refused|settle-lands-refused]\n' +
   '         [--delay-verify-ms N] [--delay-settle-ms N]';
 const kinds = ['verify', 'settle'];
 const zero = () => ({ verify: 0, settle: 0 });
@@ -57,7 +61,7 @@ export async function main(argv, io) {
   const opt = {};
   for (let i = 0; i < argv.length; i += 2) opt[argv[i].replace(/^--/, '')] = argv[i + 1];
   const delayMs = { verify: Number(opt['delay-verify-ms'] ?? 0), settle: Number(opt['delay-settle-ms'] ?? 0) };
-  if (!opt.rpc || !opt.port || (opt.fault && !['settle-down', 'settle-refused'].includes(opt.fault)) ||
+  if (!opt.rpc || !opt.port || (opt.fault && !['settle-down', 'settle-refused', 'settle-lands-refused'].includes(opt.fault)) ||
       !Object.values(delayMs).every((v) => Number.isInteger(v) && v >= 0))
     fail(2, USAGE);
 
@@ -158,6 +162,11 @@ export async function main(argv, io) {
           ? await facilitator.verify(b.paymentPayload, b.paymentRequirements)
           : await facilitator.settle(b.paymentPayload, b.paymentRequirements);
         if (delayMs[kind] > 0) await sleep(delayMs[kind]);
+        if (kind === 'settle' && opt.fault === 'settle-lands-refused') {
+          io.err(`${req.url} landed ${r.success} ${r.transaction}, answered refused\n`);
+          return send(400, { success: false, errorReason: 'unexpected_settle_error', transaction: '',
+            network: b.paymentRequirements.network });
+        }
         io.err(`${req.url} ${JSON.stringify({ ok: r.isValid ?? r.success, reason: r.invalidReason ?? r.errorReason ?? null })}\n`);
         send(200, r);
       } catch (e) {

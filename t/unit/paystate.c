@@ -23,6 +23,8 @@
 static struct config cfg;
 static struct db db;
 static struct x402_requirements rq;
+/* How the tests present their payments: x402, an empty body (the digest's value does not matter here). */
+static struct ledger_bind bind = { LEDGER_RAIL_X402, { 0 } };
 
 /* The row of p as "status reason" ("" when there is none, "?" on a failure). */
 static const char *
@@ -47,7 +49,7 @@ fresh(struct paystate *m, struct x402_payment *p)
 	memset(p, 0, sizeof(*p));
 	if (getrandom(p->from.b, 20, 0) != 20 || getrandom(p->nonce, 32, 0) != 32)
 		abort();
-	paystate_init(m, &db, p, &rq, "test.paystate");
+	paystate_init(m, &db, p, &rq, "test.paystate", &bind);
 }
 
 /* Drive m along evs (PE__MAX-terminated); true when every step was recorded. */
@@ -67,6 +69,7 @@ static const enum pay_event to_verified[] = { PE_RESERVE, PE_VERIFIED, PE__MAX }
 static const enum pay_event to_unknown[] = { PE_RESERVE, PE_VERIFIED, PE_SETTLE_NO_ANSWER, PE__MAX };
 static const enum pay_event to_reclaimed[] = { PE_RESERVE, PE_VERIFIED, PE_SETTLE_NO_ANSWER,
 	PE_CLAIM, PE__MAX };
+static const enum pay_event to_refused[] = { PE_RESERVE, PE_VERIFIED, PE_SETTLE_REFUSED, PE__MAX };
 static const enum pay_event to_reverified[] = { PE_RESERVE, PE_VERIFIED, PE_SETTLE_NO_ANSWER,
 	PE_CLAIM, PE_VERIFIED, PE__MAX };
 
@@ -86,16 +89,18 @@ static const struct {
 	{ PS_VERIFIED, to_verified, PE_SETTLED, PS_SETTLED, "settled -", true },
 	{ PS_VERIFIED, to_verified, PE_SETTLE_REFUSED, PS_FAILED, "failed settle_refused", true },
 	{ PS_VERIFIED, to_verified, PE_SETTLE_NO_ANSWER, PS_SETTLE_UNKNOWN, "failed settle_unknown", true },
+	{ PS_VERIFIED, to_verified, PE_CHAIN_USED, PS_SETTLED, "settled late_settled", true },
+	{ PS_FAILED, to_refused, PE_CHAIN_USED, PS_SETTLED, "settled late_settled", true },
 	{ PS_RECLAIMED, to_reclaimed, PE_VERIFIED, PS_REVERIFIED, "reserved unknown_retry", false },
 	{ PS_RECLAIMED, to_reclaimed, PE_VERIFY_REFUSED, PS_SETTLE_UNKNOWN, "failed settle_unknown", true },
 	{ PS_RECLAIMED, to_reclaimed, PE_VERIFY_UNAVAILABLE, PS_SETTLE_UNKNOWN, "failed settle_unknown", true },
-	{ PS_RECLAIMED, to_reclaimed, PE_CHAIN_USED, PS_SETTLED, "settled -", true },
+	{ PS_RECLAIMED, to_reclaimed, PE_CHAIN_USED, PS_SETTLED, "settled late_settled", true },
 	{ PS_REVERIFIED, to_reverified, PE_NOT_SERVED, PS_SETTLE_UNKNOWN, "failed settle_unknown", true },
 	{ PS_REVERIFIED, to_reverified, PE_SETTLED, PS_SETTLED, "settled -", true },
 	{ PS_REVERIFIED, to_reverified, PE_SETTLE_REFUSED, PS_SETTLE_UNKNOWN, "failed settle_unknown", true },
 	{ PS_REVERIFIED, to_reverified, PE_SETTLE_NO_ANSWER, PS_SETTLE_UNKNOWN, "failed settle_unknown", true },
-	{ PS_REVERIFIED, to_reverified, PE_CHAIN_USED, PS_SETTLED, "settled -", true },
-	{ PS_SETTLE_UNKNOWN, to_unknown, PE_CHAIN_USED, PS_SETTLED, "settled -", true },
+	{ PS_REVERIFIED, to_reverified, PE_CHAIN_USED, PS_SETTLED, "settled late_settled", true },
+	{ PS_SETTLE_UNKNOWN, to_unknown, PE_CHAIN_USED, PS_SETTLED, "settled late_settled", true },
 	{ PS_SETTLE_UNKNOWN, to_unknown, PE_CHAIN_VOID, PS_FAILED, "failed authorization_void", true },
 	{ PS_SETTLE_UNKNOWN, to_unknown, PE_CHAIN_EXPIRED, PS_FAILED, "failed expired_unsettled", true },
 	{ PS_SETTLE_UNKNOWN, to_unknown, PE_CLAIM, PS_RECLAIMED, "reserved unknown_retry", true },
@@ -164,12 +169,12 @@ refusals(void)
 	    "a VERIFIED payment cannot be claimed as unknown");
 
 	/* The ledger's own refusals. */
-	paystate_init(&m2, &db, &p, &rq, "test.paystate");
+	paystate_init(&m2, &db, &p, &rq, "test.paystate", &bind);
 	ok(paystate_apply(&m2, PE_RESERVE, NULL, NULL) == PAYSTATE_REFUSED && m2.state == PS_NEW,
 	    "the same payment reserved again: refused by the key");
 	fresh(&m, &p);
 	ok(drive(&m, to_unknown), "a payment of unknown outcome");
-	paystate_init(&m2, &db, &p, &rq, "test.paystate");
+	paystate_init(&m2, &db, &p, &rq, "test.paystate", &bind);
 	m2.state = PS_SETTLE_UNKNOWN;
 	ok(paystate_apply(&m, PE_CLAIM, NULL, NULL) == PAYSTATE_OK &&
 	    paystate_apply(&m2, PE_CLAIM, NULL, NULL) == PAYSTATE_REFUSED,
@@ -191,28 +196,28 @@ lookups(void)
 
 	fresh(&m, &p);
 	ok(drive(&m, to_unknown), "a payment of unknown outcome");
-	paystate_init(&again, &db, &p, &rq, "test.paystate");
-	ok(paystate_find(&again, false) == PAYSTATE_OK && again.state == PS_SETTLE_UNKNOWN,
+	paystate_init(&again, &db, &p, &rq, "test.paystate", &bind);
+	ok(paystate_find(&again, false, false) == PAYSTATE_OK && again.state == PS_SETTLE_UNKNOWN,
 	    "found again: SETTLE_UNKNOWN");
-	paystate_init(&again, &db, &p, &rq, "test.paystate");
+	paystate_init(&again, &db, &p, &rq, "test.paystate", &bind);
 	db_fault_after(&db, 1);
-	ok(paystate_find(&again, false) == PAYSTATE_UNRECORDED && again.state == PS_NEW,
+	ok(paystate_find(&again, false, false) == PAYSTATE_UNRECORDED && again.state == PS_NEW,
 	    "  the lookup fails: unrecorded, still NEW");
 	db_fault_after(&db, 0);
 	fresh(&m, &p);
 	ok(drive(&m, to_verified) && paystate_apply(&m, PE_SETTLED, NULL, NULL) == PAYSTATE_OK, "a settled payment");
-	paystate_init(&again, &db, &p, &rq, "test.paystate");
-	ok(paystate_find(&again, true) == PAYSTATE_OK && again.state == PS_RESUMABLE,
+	paystate_init(&again, &db, &p, &rq, "test.paystate", &bind);
+	ok(paystate_find(&again, true, false) == PAYSTATE_OK && again.state == PS_RESUMABLE,
 	    "found again on a resumable row: RESUMABLE");
-	paystate_init(&again, &db, &p, &rq, "test.paystate");
-	ok(paystate_find(&again, false) == PAYSTATE_REFUSED && again.state == PS_NEW,
+	paystate_init(&again, &db, &p, &rq, "test.paystate", &bind);
+	ok(paystate_find(&again, false, false) == PAYSTATE_REFUSED && again.state == PS_NEW,
 	    "on another row: used");
 
 	/* Reserved by a request still in progress: held, then abandoned. */
 	fresh(&m, &p);
 	ok(drive(&m, to_reserved), "a payment reserved by a request in progress");
-	paystate_init(&again, &db, &p, &rq, "test.paystate");
-	ok(paystate_find(&again, false) == PAYSTATE_HELD && again.state == PS_NEW &&
+	paystate_init(&again, &db, &p, &rq, "test.paystate", &bind);
+	ok(paystate_find(&again, false, false) == PAYSTATE_HELD && again.state == PS_NEW &&
 	    again.held_s >= 1 && again.held_s <= cfg.payment_abandoned_s,
 	    "the identical payment meanwhile: HELD, still NEW, for at most payment_abandoned_s");
 	{
@@ -224,8 +229,8 @@ lookups(void)
 		    SQL_BYTES(p.from.b, 20), SQL_BYTES(p.nonce, 32));
 		ok(db_exec(&db, &q) == DB_OK, "  its request stops: the reservation ages past payment_abandoned_s");
 	}
-	paystate_init(&again, &db, &p, &rq, "test.paystate");
-	ok(paystate_find(&again, false) == PAYSTATE_OK && again.state == PS_SETTLE_UNKNOWN,
+	paystate_init(&again, &db, &p, &rq, "test.paystate", &bind);
+	ok(paystate_find(&again, false, false) == PAYSTATE_OK && again.state == PS_SETTLE_UNKNOWN,
 	    "  then it counts as abandoned: SETTLE_UNKNOWN, the chain decides");
 	{
 		struct x402_payment other = p;
@@ -235,10 +240,72 @@ lookups(void)
 		other.from = p.from;
 		memcpy(other.nonce, p.nonce, 32);
 		ok(drive(&m, to_reserved), "another payment reserved");
-		paystate_init(&again, &db, &other, &rq, "test.paystate");
-		ok(paystate_find(&again, false) == PAYSTATE_REFUSED,
+		paystate_init(&again, &db, &other, &rq, "test.paystate", &bind);
+		ok(paystate_find(&again, false, false) == PAYSTATE_REFUSED,
 		    "  the same (payer, nonce) under another signature is not held for it: used");
 	}
+}
+
+/* A settlement learnt from the chain serves the identical request again; an ordinary one does not. */
+static void
+late(void)
+{
+	struct paystate m, again;
+	struct x402_payment p;
+
+	fresh(&m, &p);
+	ok(drive(&m, to_unknown) && paystate_apply(&m, PE_CHAIN_USED, NULL, NULL) == PAYSTATE_OK,
+	    "a payment of unknown outcome, then seen on chain: settled late");
+	paystate_init(&again, &db, &p, &rq, "test.paystate", &bind);
+	ok(paystate_find(&again, false, true) == PAYSTATE_OK && again.state == PS_RESUMABLE && again.late,
+	    "  the identical payment while still valid: RESUMABLE, late (served again, a private row withholds)");
+	paystate_init(&again, &db, &p, &rq, "test.paystate", &bind);
+	ok(paystate_find(&again, false, false) == PAYSTATE_REFUSED && again.state == PS_NEW,
+	    "  once its authorization expired: used");
+	fresh(&m, &p);
+	ok(drive(&m, to_verified) && paystate_apply(&m, PE_SETTLED, NULL, NULL) == PAYSTATE_OK,
+	    "a payment settled by the facilitator's answer");
+	paystate_init(&again, &db, &p, &rq, "test.paystate", &bind);
+	ok(paystate_find(&again, false, true) == PAYSTATE_REFUSED && again.state == PS_NEW,
+	    "  the identical payment again, still valid: used (a paid read is served once)");
+	fresh(&m, &p);
+	ok(drive(&m, to_unknown), "a payment of unknown outcome");
+	paystate_init(&again, &db, &p, &rq, "test.paystate", &bind);
+	ok(paystate_find(&again, false, true) == PAYSTATE_OK && again.state == PS_SETTLE_UNKNOWN && again.late,
+	    "  found again: SETTLE_UNKNOWN, late");
+}
+
+/* One authorization, one rail, one body. */
+static void
+bindings(void)
+{
+	struct ledger_bind mpp = { LEDGER_RAIL_MPP, { 0 } }, body = { LEDGER_RAIL_X402, { 1 } };
+	struct paystate m, again;
+	struct x402_payment p;
+	char row[160];
+
+	fresh(&m, &p);
+	ok(drive(&m, to_reserved) && paystate_apply(&m, PE_VERIFY_UNAVAILABLE, NULL, NULL) == PAYSTATE_OK,
+	    "a payment presented on x402 with an empty body, released (never charged)");
+	paystate_init(&again, &db, &p, &rq, "test.paystate", &mpp);
+	ok(paystate_apply(&again, PE_RESERVE, NULL, NULL) == PAYSTATE_REFUSED,
+	    "  the same authorization on the MPP rail: not reserved");
+	paystate_init(&again, &db, &p, &rq, "test.paystate", &body);
+	ok(paystate_apply(&again, PE_RESERVE, NULL, NULL) == PAYSTATE_REFUSED,
+	    "  on x402 with another body: not reserved");
+	is_str(row_of(&p, row), "released verify_unavailable", "  the row did not move");
+	paystate_init(&again, &db, &p, &rq, "test.paystate", &bind);
+	ok(paystate_apply(&again, PE_RESERVE, NULL, NULL) == PAYSTATE_OK,
+	    "  as first presented: reserved again");
+	fresh(&m, &p);
+	ok(drive(&m, to_unknown), "a payment of unknown outcome, presented on x402");
+	paystate_init(&again, &db, &p, &rq, "test.paystate", &mpp);
+	ok(paystate_find(&again, false, true) == PAYSTATE_REFUSED && again.state == PS_NEW,
+	    "  presented on the MPP rail: used, its outcome not looked up for it");
+	paystate_init(&again, &db, &p, &rq, "test.paystate", &body);
+	ok(paystate_find(&again, false, true) == PAYSTATE_REFUSED, "  with another body: used");
+	paystate_init(&again, &db, &p, &rq, "test.paystate", NULL);
+	ok(paystate_find(&again, false, true) == PAYSTATE_INVALID, "  a lookup without a binding: invalid");
 }
 
 int
@@ -263,6 +330,8 @@ main(void)
 	transitions();
 	refusals();
 	lookups();
+	late();
+	bindings();
 	{
 		/* Leave the suite's ledger as it was (other tests count its rows). */
 		char b[200];
