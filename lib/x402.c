@@ -300,6 +300,7 @@ x402_payment_parse(const char *hdr, const struct x402_requirements *rq, uint64_t
 		.max_string = X402_HEADER_MAX, .max_members = 64 };
 	struct json_error je;
 	json_object *o = NULL;
+	enum x402_parse rc;
 
 	memset(out, 0, sizeof(*out));
 	switch (b64json_decode(hdr, BASE64_STD, X402_HEADER_MAX, &lim, &o, &je)) {
@@ -319,7 +320,18 @@ x402_payment_parse(const char *hdr, const struct x402_requirements *rq, uint64_t
 		snprintf(msg, cap, "The payment could not be read.");
 		return X402_PARSE_NOMEM;
 	}
-	return x402_payment_check(o, rq, now, out, msg, cap);
+	rc = x402_payment_check(o, rq, now, out, msg, cap);
+	/* An x402 authorization lives at most maxTimeoutSeconds (the client
+	 * signs validBefore = now + maxTimeoutSeconds): a longer one would keep
+	 * a late settlement servable, and its row worth reconciling, for as
+	 * long as its signer chose. (MPP's bound is its challenge's expiry.) */
+	if (rc == X402_PARSE_OK && out->valid_before > now + X402_MAX_TIMEOUT_SECONDS + CLOCK_SKEW) {
+		snprintf(msg, cap, "authorization.validBefore lies more than maxTimeoutSeconds (%d) ahead; "
+		    "sign a payment that expires sooner.", X402_MAX_TIMEOUT_SECONDS);
+		x402_payment_release(out);
+		return X402_PARSE_MISMATCH;
+	}
+	return rc;
 }
 
 enum x402_parse

@@ -99,7 +99,8 @@ json_object *x402_payment_required_json(const struct x402_requirements *rq, cons
  * it); otherwise *out holds nothing to release and msg[cap] says why. On
  * X402_PARSE_EXPIRED (bound to rq, but validBefore has passed or is too
  * close) out's from, to, nonce, value and times are still filled, so the
- * caller can ask the chain what became of it.
+ * caller can ask the chain what became of it. A validBefore more than
+ * maxTimeoutSeconds (and the clock skew) ahead is X402_PARSE_MISMATCH.
  */
 enum x402_parse x402_payment_parse(const char *hdr, const struct x402_requirements *rq,
     uint64_t now, struct x402_payment *out, char *msg, size_t cap);

@@ -342,6 +342,13 @@ main(void)
 		    nets[k].name, msg);
 		ok(x402_payment_parse(buf_str(&hb), &rq, 1740672089u - 60, &p, msg, sizeof(msg)) ==
 		    X402_PARSE_MISMATCH, "%s: a minute before validAfter is too early", nets[k].name);
+		/* validBefore at most maxTimeoutSeconds (60) + the clock skew (30) ahead. */
+		ok(x402_payment_parse(buf_str(&hb), &rq, 1740672154u - 91, &p, msg, sizeof(msg)) ==
+		    X402_PARSE_MISMATCH && p.payload == NULL && strstr(msg, "maxTimeoutSeconds") != NULL,
+		    "%s: validBefore 91 s ahead is too far (%s)", nets[k].name, msg);
+		ok(x402_payment_parse(buf_str(&hb), &rq, 1740672154u - 90, &p, msg, sizeof(msg)) ==
+		    X402_PARSE_OK, "%s: 90 s ahead binds (%s)", nets[k].name, msg);
+		x402_payment_release(&p);
 		buf_release(&hb);
 		json_object_put(o);
 		test_changes(&nets[k], &rq);
