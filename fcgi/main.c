@@ -107,6 +107,7 @@ req_from_env(struct req *r, FCGX_ParamArray envp)
 	r->query = q ? q + 1 : "";
 	if (r->path == NULL)
 		return -1;
+	r->remote_addr = FCGX_GetParam("REMOTE_ADDR", envp);
 	r->content_type = FCGX_GetParam("CONTENT_TYPE", envp);
 	if (r->content_type && r->content_type[0] == '\0')
 		r->content_type = NULL;

@@ -10,6 +10,7 @@
 #include "json.h"
 #include "ledger.h"
 #include "mpp.h"
+#include "paymeter.h"
 #include "paystate.h"
 #include "pay.h"
 #include "sha256.h"
@@ -114,6 +115,50 @@ static void
 log_unavailable(const struct req *r, const char *what)
 {
 	fprintf(stderr, "waymark: %s %s: payment_unavailable (%s)\n", r->method_text, r->ep->id, what);
+}
+
+/*
+ * Count a failed payment attempt of this request's client (lib/paymeter.h).
+ * A count that cannot be written is logged and does not change the answer.
+ */
+static void
+count_failure(const struct gate *g, const struct req *r)
+{
+	struct paymeter_client c;
+
+	if (g->cfg->payment_failures_per_min == 0 || paymeter_client(r->remote_addr, &c) < 0)
+		return;
+	if (db_connect(g->db) != DB_OK || paymeter_fail(g->db, &c, (uint64_t)time(NULL)) != DB_OK)
+		fprintf(stderr, "waymark: %s %s: a failed payment could not be counted\n", r->method_text,
+		    r->ep->id);
+}
+
+/*
+ * Whether this request's client used up its failed payment attempts this
+ * minute: then 429 with Retry-After, before any ledger row or facilitator
+ * call. ERR_NONE to go on.
+ */
+static enum err
+metered(const struct gate *g, const struct req *r, struct resp *w)
+{
+	struct paymeter_client c;
+	uint64_t after = 0;
+	bool over = false;
+	char s[24];
+
+	if (g->cfg->payment_failures_per_min == 0 || paymeter_client(r->remote_addr, &c) < 0)
+		return ERR_NONE;
+	if (db_connect(g->db) != DB_OK || paymeter_over(g->db, &c, g->cfg->payment_failures_per_min,
+	    (uint64_t)time(NULL), &over, &after) != DB_OK)
+		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, NULL);
+	if (!over)
+		return ERR_NONE;
+	snprintf(s, sizeof(s), "%" PRIu64, after);
+	buf_reset(&w->headers);
+	resp_header(w, "Retry-After", s);
+	return resp_fail(w, ERR_RATE_LIMITED, NULL, "Too many failed payments came from this address "
+	    "this minute; nothing was verified or charged. Retry after %" PRIu64 " seconds with a "
+	    "valid payment.", after);
 }
 
 /*
@@ -479,6 +524,8 @@ pay_serve(const struct gate *g, struct req *r, struct resp *w, struct rails *rl)
 		    "pay the x402 challenge.");
 		goto out;
 	}
+	if ((e = metered(g, r, w)) != ERR_NONE)
+		goto out;
 	rl->mpp_used = cred != NULL;
 	/* One authorization, one rail, one body (sql/022_payment_binding.sql). */
 	rl->bind.rail = rl->mpp_used ? LEDGER_RAIL_MPP : LEDGER_RAIL_X402;
@@ -523,6 +570,7 @@ pay_serve(const struct gate *g, struct req *r, struct resp *w, struct rails *rl)
 		e = resp_fail(w, ERR_INTERNAL, NULL, NULL);
 		goto out;
 	default:
+		count_failure(g, r);
 		e = challenge(w, rl, ERR_INVALID_PAYMENT, msg);
 		goto out;
 	}
@@ -570,6 +618,7 @@ pay_serve(const struct gate *g, struct req *r, struct resp *w, struct rails *rl)
 			    unrecorded(r, w, rl, true) : resp_fail(w, ERR_PAYMENT_UNAVAILABLE, NULL, "%s", outcome_unknown(rl));
 			goto out;
 		}
+		count_failure(g, r);
 		if (paystate_apply(&m, PE_VERIFY_REFUSED, NULL, fr.reason) != PAYSTATE_OK) {
 			e = unrecorded(r, w, rl, false);
 			goto out;

@@ -40,6 +40,13 @@ const struct config_key config_keys[] = {
 	    "seconds after which a payment reserved by a request that never finished (its worker or "
 	    "host died) may be claimed by the identical request's retry, which asks the chain first; "
 	    "keep it above the longest paid request (two facilitator calls and the handler)" },
+	{ "payment_failures_per_min", CT_UINT, N(payment_failures_per_min), "20", 0, 6000000, false,
+	    "failed payment attempts (malformed or wrongly signed, or refused by the facilitator's "
+	    "/verify) per minute per client address (IPv6: per /64) before its paid requests get 429 "
+	    "with Retry-After for the rest of the minute, before any facilitator call; 0: unlimited" },
+	{ "payment_keep_s", CT_UINT, N(payment_keep_s), "604800", 3600, 315360000, false,
+	    "seconds a failed or released payment row is kept once its authorization has expired; "
+	    "payments-reconcile deletes older ones (settled rows are kept)" },
 	{ "slot_dir", CT_STRING, S(slot_dir), "", 0, 0, false,
 	    "a folder for the shared slot files of pools that listen on TCP (<slot_dir>/<pool>.slots), "
 	    "so their caps hold per host; a pool on a unix socket keeps them beside it" },
@@ -530,6 +537,15 @@ finish(struct config *c, char *err, size_t cap)
 	if (c->mpp_secret[0] != '\0' && strlen(c->mpp_secret) < 32) {
 		snprintf(err, cap, "config: mpp_secret (WAYMARK_MPP_SECRET) must be at least 32 "
 		    "characters; `waymark keygen` makes one");
+		return -1;
+	}
+	/* A reservation may count as abandoned only after the longest paid
+	 * request could have ended: /verify and /settle at their timeout. */
+	if (c->payment_abandoned_s * 1000 <= 2 * c->facilitator_timeout_ms) {
+		snprintf(err, cap, "config: payment_abandoned_s (WAYMARK_PAYMENT_ABANDONED_S) is %" PRIu64
+		    " s, not above two facilitator calls at facilitator_timeout_ms (%" PRIu64 " ms each): "
+		    "a payment still being settled would count as abandoned", c->payment_abandoned_s,
+		    c->facilitator_timeout_ms);
 		return -1;
 	}
 	if (c->run_user[0] == '\0') {

@@ -40,6 +40,8 @@ struct config {
 	uint64_t remote_threads;        /* threads per process of the remote pool */
 	uint64_t payment_max_in_flight; /* per remote pool on this host: paid requests past the 402 at once */
 	uint64_t payment_abandoned_s;   /* a reservation older than this is an unknown outcome */
+	uint64_t payment_failures_per_min;  /* failed payment attempts per client address (0: unlimited) */
+	uint64_t payment_keep_s;        /* failed and released rows are pruned this long after expiry */
 	char slot_dir[1024];            /* a TCP pool's slot files: <slot_dir>/<pool>.slots */
 	char run_user[64];              /* workers and indexer started as root become this user (lib/runas.h) */
 

@@ -192,3 +192,36 @@ ledger_claim_unknown(struct db *db, const struct x402_payment *p)
 		return LEDGER_UNAVAILABLE;
 	return mysql_affected_rows(db->my) == 1 ? LEDGER_OK : LEDGER_USED;
 }
+
+#define PRUNE_BATCH 5000
+
+enum ledger_rc
+ledger_prune(struct db *db, uint64_t keep_s, uint64_t now, uint64_t *deleted)
+{
+	char b[640];
+	struct sql q;
+	uint64_t n;
+
+	*deleted = 0;
+	if (now < keep_s)
+		return LEDGER_OK;
+	do {
+		sql_on(&q, b, sizeof(b));
+		sql_add(&q, "DELETE FROM x402_payments WHERE status IN ('failed', 'released') AND "
+		    "IFNULL(reason, '') <> 'settle_unknown' AND IFNULL(valid_before, "
+		    "UNIX_TIMESTAMP(created_at)) < ? LIMIT ?", SQL_U64(now - keep_s), SQL_U64(PRUNE_BATCH));
+		if (db_exec_affected(db, &q, &n) != DB_OK)
+			return LEDGER_UNAVAILABLE;
+		*deleted += n;
+	} while (n == PRUNE_BATCH);
+	do {
+		sql_on(&q, b, sizeof(b));
+		sql_add(&q, "DELETE FROM private_tip_grants WHERE created_at < FROM_UNIXTIME(?) AND NOT EXISTS "
+		    "(SELECT 1 FROM x402_payments p WHERE p.payer = private_tip_grants.payer AND "
+		    "p.auth_nonce = private_tip_grants.auth_nonce) LIMIT ?", SQL_U64(now - keep_s),
+		    SQL_U64(PRUNE_BATCH));
+		if (db_exec_affected(db, &q, &n) != DB_OK)
+			return LEDGER_UNAVAILABLE;
+	} while (n == PRUNE_BATCH);
+	return LEDGER_OK;
+}

@@ -108,4 +108,14 @@ LEDGER_RESULT enum ledger_rc ledger_claim_unknown(struct db *db, const struct x4
 LEDGER_RESULT int ledger_mark(struct db *db, const struct x402_payment *p, enum ledger_status status,
     const uint8_t *tx, const char *reason);
 
+/*
+ * Delete failed and released rows (never charged) whose authorization
+ * expired more than keep_s seconds before now (rows without validBefore:
+ * created that long ago); never a settled row, nor one of unknown outcome
+ * (failed settle_unknown), which the chain still has to decide. Then the
+ * private-tip grants left without a payment row. Deleted in batches, so
+ * no transaction grows large; *deleted counts the payment rows.
+ */
+LEDGER_RESULT enum ledger_rc ledger_prune(struct db *db, uint64_t keep_s, uint64_t now, uint64_t *deleted);
+
 #endif

@@ -13,6 +13,12 @@ out=$(clean "$tool" config check 2>&1); ok $? "defaults are valid"
 is "$(clean "$tool" config get listen network pay_to | tr '\n' ' ')" \
 	"127.0.0.1:8080 eip155:8453 0x9eD16E6E1c0eA4f3739d1cF23041ed7aA782c08F " "documented defaults"
 
+out=$(clean env WAYMARK_PAYMENT_ABANDONED_S=40 WAYMARK_FACILITATOR_TIMEOUT_MS=20000 "$tool" config check 2>&1)
+is "$?" 2 "payment_abandoned_s not above two facilitator calls: refused (exit 2)"
+like "$out" 'payment_abandoned_s \(WAYMARK_PAYMENT_ABANDONED_S\) is 40 s, not above two facilitator calls' "  naming both keys"
+out=$(clean env WAYMARK_PAYMENT_ABANDONED_S=41 WAYMARK_FACILITATOR_TIMEOUT_MS=20000 "$tool" config check 2>&1)
+ok $? "  41 s over two calls of 20 s: valid"
+
 printf 'listen = 127.0.0.1:9999\nworkers = 3 # not a comment: invalid\n' > "$tmp/bad.conf"
 out=$(clean "$tool" -c "$tmp/bad.conf" config check 2>&1); rc=$?
 is "$rc" 2 "an invalid file value exits 2"

@@ -365,4 +365,58 @@ is "$(sql "SELECT CONCAT(status, ' ', reason, ' ', LOWER(HEX(tx_hash))) FROM x40
 	"settled late_settled ${tx7#0x}" "  the refused row whose transfer landed is settled, with its transaction"
 is "$(sql "SELECT CONCAT(status, ' ', reason) FROM x402_payments WHERE reason IN ('settle_unknown', 'expired_unsettled')")" \
 	"failed expired_unsettled" "  the unknown one past validBefore, unused on chain: failed expired_unsettled"
+
+# ---- failed payment attempts are metered per client address (lib/paymeter.h):
+# the workers again with 10 failures a minute. From 127.0.0.7: junk payments
+# with a 65-byte signature are refused locally and reach no facilitator; junk
+# with a long signature (a contract wallet's, which only the facilitator can
+# check) is refused by its /verify; within the limit (twice it, should the
+# minute end during the burst) the address gets 429 with Retry-After, before
+# 50 facilitator calls by far. Another address is not limited by it.
+WAYMARK_PAYMENT_FAILURES_PER_MIN=10 "$top/tools/stack" workers-restart >/dev/null
+ok $? "the workers restart with payment_failures_per_min 10"
+base=$(b64d "$(cat "$http_tmp/sig7")")
+rnd=$(od -An -N28 -tx1 /dev/urandom | tr -d ' \n')
+junk() { # junk N SIGBYTES: a payment for limit=7 with nonce N, validBefore 50 s ahead, and a junk signature
+	jq -c --arg n "0x$rnd$(printf '%08x' "$1")" --arg vb "$(( $(date +%s) + 50 ))" --arg s "0x$(printf 'ab%.0s' $(seq "$2"))" \
+		'.payload.authorization.nonce = $n | .payload.authorization.validBefore = $vb | .payload.signature = $s' <<<"$base" | base64 -w0
+}
+curl -s -X POST "http://127.0.0.1:$fport/_stats/reset" >/dev/null
+codes=
+for i in 1 2 3 4; do
+	req GET "$REC1?limit=7" --interface 127.0.0.7 -H "PAYMENT-SIGNATURE: $(junk $i 65)"
+	codes="$codes $status:$(jqr .error)"
+done
+is "$codes" "$(printf ' 402:invalid_payment%.0s' 1 2 3 4)" "four payments with a junk 65-byte signature: 402 invalid_payment each"
+is "$(curl -s "http://127.0.0.1:$fport/_stats" | jq -r '[.calls.verify, .calls.settle] | join(",")')" 0,0 "  none reached the facilitator"
+n=0
+while [ $n -lt 25 ]; do
+	n=$((n + 1))
+	req GET "$REC1?limit=7" --interface 127.0.0.7 -H "PAYMENT-SIGNATURE: $(junk $((100 + n)) 100)"
+	[ "$status" = 402 ] || break
+done
+is "$status,$(jqr .error)" "429,rate_limited" "then junk with a 100-byte signature: 429 rate_limited after $n (within twice the limit)"
+like "$n" '^([1-9]|1[0-9]|20)$' "  at the latest at the 20th"
+like "$(header retry-after)" '^([1-9]|[1-5][0-9]|60)$' "  with Retry-After: the seconds left in the minute"
+like "$(jqr .message)" 'failed payments came from this address' "  and a message that says why"
+calls=$(curl -s "http://127.0.0.1:$fport/_stats" | jq .calls.verify)
+ok "$([ "$calls" -eq $((n - 1)) ] && [ "$calls" -le 19 ] && echo 0 || echo 1)" \
+	"  the facilitator verified only the long ones before the cut-off ($calls calls)"
+req GET "$REC1?limit=7" --interface 127.0.0.7 -H "PAYMENT-SIGNATURE: $(junk 200 100)"
+is "$status,$(curl -s "http://127.0.0.1:$fport/_stats" | jq .calls.verify)" "429,$calls" "  one more from that address: 429, no facilitator call"
+req GET "$REC1?limit=7" --interface 127.0.0.8 -H "PAYMENT-SIGNATURE: $(junk 201 65)"
+is "$status,$(jqr .error)" "402,invalid_payment" "another address is not limited by it"
+is "$(sql "SELECT SUM(failures) >= 10 FROM payment_failures WHERE client = UNHEX('7f000007')"),$(sql "SELECT SUM(failures) FROM payment_failures WHERE client = UNHEX('7f000008')")" \
+	"1,1" "  the counts, per address"
+
+# ---- payments-reconcile deletes failed and released rows long expired (never a
+# settled one, nor one of unknown outcome), and past minutes' counts.
+sql "UPDATE x402_payments SET valid_before = valid_before - 30 * 86400 WHERE status IN ('failed', 'released') AND reason <> 'expired_unsettled'"
+sql "UPDATE payment_failures SET minute = minute - 60"
+old=$(sql "SELECT COUNT(*) FROM x402_payments WHERE status IN ('failed', 'released') AND reason <> 'expired_unsettled'")
+settled=$(sql "SELECT COUNT(*) FROM x402_payments WHERE status = 'settled'")
+rec=$("$WAYMARK_BUILD/waymark" -c "$WAYMARK_VAR/waymark.conf" payments-reconcile 0)
+like "$rec" ", $old old failed or released rows deleted\$" "payments-reconcile deletes the $old failed or released rows expired 30 days ago ($rec)"
+is "$(sql "SELECT COUNT(*) FROM x402_payments WHERE status = 'settled'"),$(sql "SELECT COUNT(*) FROM x402_payments WHERE reason = 'expired_unsettled'"),$(sql "SELECT COUNT(*) FROM payment_failures")" \
+	"$settled,1,0" "  the settled rows and the one expired this week stay; the past minutes' counts are gone"
 done_testing

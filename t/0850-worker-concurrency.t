@@ -27,8 +27,10 @@ PAID=/api/v1/x402/routes?limit=1
 PRICE=10000
 
 # Held calls must outlast the waits of a loaded machine: the worker's own
-# facilitator timeout is raised (nginx's read timeout follows it).
-export WAYMARK_FACILITATOR_TIMEOUT_MS=300000
+# facilitator timeout is raised (nginx's read timeout follows it), and with
+# it the age at which a reservation counts as abandoned, which the
+# configuration check keeps above two facilitator calls.
+export WAYMARK_FACILITATOR_TIMEOUT_MS=300000 WAYMARK_PAYMENT_ABANDONED_S=601
 paid_stack concurrency 55
 fac=http://127.0.0.1:$fport
 stats() { curl -s "$fac/_stats"; }

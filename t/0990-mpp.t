@@ -81,7 +81,9 @@ auth=$(node -e 'const c=JSON.parse(Buffer.from(process.argv[1].replace(/^Payment
 xpay=$(jq -cn --arg u "$URL$P" --argjson acc "$(header payment-required | base64 -d | jq -c '.accepts[0]')" --argjson pl "$auth" \
 	'{x402Version: 2, resource: {url: $u}, accepted: $acc, payload: $pl}' | base64 -w0)
 req GET "$P" -H "PAYMENT-SIGNATURE: $xpay"
-is "$status,$(jqr .error)" "402,payment_already_used" "the same authorization on the x402 rail: 402 payment_already_used"
+is "$status,$(jqr .error)" "402,payment_mismatch" "the same authorization on the x402 rail: 402 payment_mismatch"
+like "$(jqr .message)" 'validBefore lies more than maxTimeoutSeconds' \
+	"  its five-minute validity is too long for x402 (a short-lived one meets its ledger row, below)"
 req GET "$P" -H "PAYMENT-SIGNATURE: $xpay" -H "Authorization: $cred"
 is "$status,$(jqr .error)" "400,two_payments" "a payment on both rails at once: 400 two_payments"
 is "$(stats)" "$s0" "none of these reached the facilitator"
@@ -152,8 +154,11 @@ is "$(sql "SELECT COUNT(*) FROM x402_payments WHERE status = 'settled'")" 3 "thr
 # itself, with its own body, is served once the facilitator is back, once.
 printf '%s' '{"recipient":"github:alice"}' > "$http_tmp/bodyA"
 printf '%s' '{"recipient":"github:mallory"}' > "$http_tmp/bodyB"
-cs=$(node "$mpp/credential.mjs" --key $KEY1 --url "$URL/api/v1/score" --method POST --body "$http_tmp/bodyA" | jq -r .authorization)
-like "$cs" '^Payment ' "an MPP credential for POST /api/v1/score with body A"
+# Its challenge is re-issued (under the service's own secret) to expire in 60 s,
+# so that its authorization is short-lived enough for the x402 rail's bound.
+cs=$(node "$mpp/credential.mjs" --key $KEY1 --url "$URL/api/v1/score" --method POST --body "$http_tmp/bodyA" \
+	--secret "$secret" --expires-in 60 | jq -r .authorization)
+like "$cs" '^Payment ' "an MPP credential for POST /api/v1/score with body A, expiring in 60 s"
 stop_facilitator
 req POST /api/v1/score -H 'Content-Type: application/json' -H "Authorization: $cs" --data-binary @"$http_tmp/bodyA"
 is "$status,$(jqr .error)" "503,payment_unavailable" "  presented while the facilitator is down: 503, nothing charged"

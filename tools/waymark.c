@@ -55,6 +55,8 @@
 #include "table.h"
 #include "version.h"
 #include "facilitator.h"
+#include "ledger.h"
+#include "paymeter.h"
 #include "rpc.h"
 #include "sig.h"
 #include "siwxstore.h"
@@ -747,15 +749,18 @@ cmd_keygen(int argc)
 /*
  * The scheduled task of the payment ledger (docs/ARCHITECTURE.md, Payment
  * state machine): rows of unknown outcome, and reserved rows whose request
- * died (untouched for MIN_AGE seconds, default 300), settled or voided
- * from the chain.
+ * died (untouched for MIN_AGE seconds, default 300), settled, voided or
+ * expired from the chain, and refused settlements put to it again; then
+ * failed and released rows older than payment_keep_s past their expiry,
+ * and the failed-attempt counts of past minutes, deleted.
  */
 static int
 cmd_payments_reconcile(const char *path, int argc, char **argv)
 {
 	struct config c;
 	struct db d;
-	uint64_t min_age = 300, settled = 0, voided = 0, open = 0;
+	uint64_t min_age = 300, settled = 0, voided = 0, open = 0, pruned = 0, minutes = 0;
+	uint64_t now = (uint64_t)time(NULL);
 	char *end = NULL;
 	int status = 1;
 
@@ -772,11 +777,14 @@ cmd_payments_reconcile(const char *path, int argc, char **argv)
 		return 2;
 	db_init(&d, &c);
 	if (db_connect(&d) != DB_OK ||
-	    paystate_reconcile(&d, &c, min_age, &settled, &voided, &open) != PAYSTATE_OK) {
+	    paystate_reconcile(&d, &c, min_age, &settled, &voided, &open) != PAYSTATE_OK ||
+	    LEDGER_OK != ledger_prune(&d, c.payment_keep_s, now, &pruned) ||
+	    paymeter_prune(&d, now, &minutes) != DB_OK) {
 		fprintf(stderr, "waymark: payments-reconcile: database: %s\n", d.err);
 	} else {
 		printf("payments: %" PRIu64 " settled from the chain, %" PRIu64 " void or expired, %" PRIu64
-		    " still open\n", settled, voided, open);
+		    " still open, %" PRIu64 " old failed or released rows deleted\n", settled, voided, open,
+		    pruned);
 		status = 0;
 	}
 	db_close(&d);
