@@ -474,6 +474,20 @@ settle(const struct gate *g, struct req *r, struct resp *w, const struct rails *
 	return e;
 }
 
+/* Milliseconds since the worker took r. */
+static uint64_t
+elapsed_ms(const struct req *r)
+{
+	struct timespec ts;
+	uint64_t now;
+
+	if (r->started_ms == 0)
+		return 0;       /* not taken by a serving thread (a test's own request) */
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	now = (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
+	return now > r->started_ms ? now - r->started_ms : 0;
+}
+
 /* The whole paid step; pay_run adds what every answer of a paid row carries. */
 static enum err
 pay_serve(const struct gate *g, struct req *r, struct resp *w, struct rails *rl)
@@ -644,6 +658,24 @@ pay_serve(const struct gate *g, struct req *r, struct resp *w, struct rails *rl)
 		if (paystate_apply(&m, PE_NOT_SERVED, NULL, NULL) != PAYSTATE_OK)
 			fprintf(stderr, "waymark: %s %s: not served, and the payment ledger could not be "
 			    "written\n", r->method_text, r->ep->id);
+		goto out;
+	}
+	/* The per-request deadline (lib/paystate.h): too late to settle
+	 * before nginx stops waiting, so nothing is charged. */
+	if (!paystate_settle_fits(g->cfg, elapsed_ms(r))) {
+		bool unknown = m.state == PS_REVERIFIED;
+
+		fprintf(stderr, "waymark: %s %s: %" PRIu64 " ms taken, too late to settle; nothing charged\n",
+		    r->method_text, r->ep->id, elapsed_ms(r));
+		if (paystate_apply(&m, PE_NOT_SERVED, NULL, NULL) != PAYSTATE_OK) {
+			e = unrecorded(r, w, rl, unknown);
+			goto out;
+		}
+		buf_reset(&w->headers);
+		e = unknown ? resp_fail(w, ERR_PAYMENT_UNAVAILABLE, NULL, "%s", outcome_unknown(rl)) :
+		    resp_fail(w, ERR_PAYMENT_UNAVAILABLE, NULL, "This request took too long to be settled "
+		    "before the web server stops waiting for it; nothing was settled or charged. Send "
+		    "it again with the same payment.");
 		goto out;
 	}
 	e = settle(g, r, w, rl, &m, reqs, &charged);

@@ -637,3 +637,11 @@ config_get(const struct config *c, const char *key, char *out, size_t cap)
 	}
 	return (n < 0 || (size_t)n >= cap) ? -1 : 0;
 }
+
+uint64_t
+config_remote_timeout_ms(const struct config *c)
+{
+	uint64_t second = c->sigcheck_timeout_ms > c->rpc_timeout_ms ? c->sigcheck_timeout_ms : c->rpc_timeout_ms;
+
+	return 2 * c->facilitator_timeout_ms + c->rpc_timeout_ms + second + 1000 * (3 * c->db_timeout + 5);
+}

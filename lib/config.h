@@ -141,4 +141,13 @@ int config_get(const struct config *c, const char *key, char *out, size_t cap);
 /* The environment variable name of a key into out[cap]. */
 char *config_env_name(const char *key, char *out, size_t cap);
 
+/*
+ * The longest a remote-pool request may take in the worker, in
+ * milliseconds, and so what nginx waits for its answer (fastcgi_read_timeout
+ * of the remote locations, rounded up to seconds): a facilitator verify and
+ * settle, two chain RPC calls (one may be a whole signature check,
+ * sigcheck_timeout_ms), three database waits, plus 5 s.
+ */
+uint64_t config_remote_timeout_ms(const struct config *c);
+
 #endif

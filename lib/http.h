@@ -98,6 +98,7 @@ struct req {
 	size_t nheaders;
 	const char *content_type;  /* NULL when absent */
 	const char *remote_addr;   /* the client's address as the web server saw it (REMOTE_ADDR), or NULL */
+	uint64_t started_ms;       /* CLOCK_MONOTONIC milliseconds when the worker took the request */
 	uint64_t content_length;
 	const uint8_t *body;       /* NULL when there is none */
 	size_t body_len;

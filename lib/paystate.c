@@ -306,3 +306,11 @@ paystate_reconcile(struct db *db, const struct config *cfg, uint64_t min_age_s, 
 	free(rows);
 	return PAYSTATE_OK;
 }
+
+#define SETTLE_SLACK_MS 1000    /* the ledger write and the answer, after /settle */
+
+bool
+paystate_settle_fits(const struct config *c, uint64_t elapsed_ms)
+{
+	return elapsed_ms + c->facilitator_timeout_ms + SETTLE_SLACK_MS <= config_remote_timeout_ms(c);
+}

@@ -155,4 +155,14 @@ enum pay_state paystate_next(enum pay_state from, enum pay_event ev);
 const char *paystate_name(enum pay_state s);
 const char *paystate_event_name(enum pay_event e);
 
+/*
+ * The per-request deadline: whether /settle may start elapsed_ms after the
+ * worker took the request. It must have its whole facilitator timeout, and
+ * a second for the ledger write and the answer, before nginx stops waiting
+ * (config_remote_timeout_ms); otherwise a settlement could charge a payer
+ * whose request nginx has already answered 504. The caller then settles
+ * nothing and answers 503, the payment still the payer's.
+ */
+bool paystate_settle_fits(const struct config *c, uint64_t elapsed_ms);
+
 #endif

@@ -231,18 +231,11 @@ nginx_location(const char *pattern, char *out, size_t cap)
 	snprintf(out + j, cap - j, "$");
 }
 
-/*
- * The longest a remote-pool request can take in the worker, in seconds: a
- * facilitator verify and settle, two chain RPC calls (one of them may be a
- * whole signature check, bounded by sigcheck_timeout_ms) and three
- * database waits, plus 5 s. nginx waits that long for the worker, no less.
- */
+/* nginx's wait for a remote-pool answer, in seconds (config_remote_timeout_ms, rounded up). */
 static uint64_t
 remote_timeout_s(const struct config *c)
 {
-	uint64_t second = c->sigcheck_timeout_ms > c->rpc_timeout_ms ? c->sigcheck_timeout_ms : c->rpc_timeout_ms;
-
-	return (2 * c->facilitator_timeout_ms + c->rpc_timeout_ms + second + 999) / 1000 + 3 * c->db_timeout + 5;
+	return (config_remote_timeout_ms(c) + 999) / 1000;
 }
 
 /*

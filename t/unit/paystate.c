@@ -275,6 +275,25 @@ late(void)
 	    "  found again: SETTLE_UNKNOWN, late");
 }
 
+/* The per-request deadline: /settle starts only with its whole timeout left before nginx gives up. */
+static void
+deadline(void)
+{
+	struct config c = cfg;
+	uint64_t total;
+
+	c.facilitator_timeout_ms = 20000, c.rpc_timeout_ms = 10000, c.sigcheck_timeout_ms = 3000, c.db_timeout = 3;
+	total = config_remote_timeout_ms(&c);
+	ok(total == 74000, "the defaults: nginx waits 74 s for a remote-pool answer (%llu ms)",
+	    (unsigned long long)total);
+	ok(paystate_settle_fits(&c, 0) && paystate_settle_fits(&c, total - 20000 - 1000),
+	    "a settlement fits with its 20 s timeout and a second to spare before then");
+	ok(!paystate_settle_fits(&c, total - 20000 - 999) && !paystate_settle_fits(&c, total),
+	    "  and not a millisecond later: the request answers 503, nothing charged");
+	c.sigcheck_timeout_ms = 15000;
+	ok(config_remote_timeout_ms(&c) == 79000, "the longer of rpc and sigcheck timeouts counts once");
+}
+
 /* One authorization, one rail, one body. */
 static void
 bindings(void)
@@ -332,6 +351,7 @@ main(void)
 	lookups();
 	late();
 	bindings();
+	deadline();
 	{
 		/* Leave the suite's ledger as it was (other tests count its rows). */
 		char b[200];
