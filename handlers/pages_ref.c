@@ -38,21 +38,8 @@ static const char *const auth_text[AUTH__MAX] = {
 static const char *const rate_key[RATE__MAX] = {
 	[RATE_NONE] = NULL, [RATE_SITE] = "rate_site", [RATE_SIGNIN] = "rate_signin",
 	[RATE_SIGNED] = "rate_signed", [RATE_UNLOCK] = "rate_unlock",
-	[RATE_DISCOVERY] = "rate_discovery",
+	[RATE_DISCOVERY] = "rate_discovery", [RATE_AGENT] = "rate_agent",
 };
-
-static uint64_t
-rate_of(const struct config *c, enum rate_class r)
-{
-	switch (r) {
-	case RATE_SITE: return c->rate_site;
-	case RATE_SIGNIN: return c->rate_signin;
-	case RATE_SIGNED: return c->rate_signed;
-	case RATE_UNLOCK: return c->rate_unlock;
-	case RATE_DISCOVERY: return c->rate_discovery;
-	default: return 0;
-	}
-}
 
 /* The length of a row's family, its id up to the first dot (the operation's tag). */
 static size_t
@@ -377,13 +364,13 @@ h_page_docs_row_get(struct req *r, struct resp *w)
 	html_printf(&b, "</dd><dt>Authentication</dt><dd>%S</dd><dt>Rate limit</dt><dd>", auth_text[e->auth]);
 	if (e->rate == RATE_NONE)
 		html_printf(&b, "none");
-	else if (rate_of(r->cfg, e->rate) == 0)
+	else if (rate_per_min(r->cfg, e->rate) == 0)
 		html_printf(&b, "class <code>%s</code>: unlimited here (<code>%s</code> is 0)",
 		    rate_key[e->rate] + 5, rate_key[e->rate]);
 	else
 		html_printf(&b, "class <code>%s</code>: %U requests a minute per client address "
 		    "(<code>%s</code>); beyond it 429 with Retry-After", rate_key[e->rate] + 5,
-		    rate_of(r->cfg, e->rate), rate_key[e->rate]);
+		    rate_per_min(r->cfg, e->rate), rate_key[e->rate]);
 	html_printf(&b, "</dd><dt>Body</dt><dd>");
 	if (e->body == BODY_JSON)
 		html_printf(&b, "JSON (<code>application/json</code>), at most %U bytes",

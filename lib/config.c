@@ -10,6 +10,7 @@
 #include "config.h"
 #include "banned.h"
 
+#define CONFIG_KEYS_MAX 96    /* the table's size bound: seen[] of load_file */
 #define S(m) offsetof(struct config, m), sizeof(((struct config *)0)->m)
 #define N(m) offsetof(struct config, m), sizeof(((struct config *)0)->m)
 
@@ -93,6 +94,11 @@ const struct config_key config_keys[] = {
 	    "requests per minute per client address of private-tip unlock challenges and unlocks; 0: unlimited" },
 	{ "rate_discovery", CT_UINT, N(rate_discovery), "0", 0, 6000000, false,
 	    "requests per minute per client address of free discovery; 0 (the default): unlimited" },
+	{ "rate_agent", CT_UINT, N(rate_agent), "300", 0, 6000000, false,
+	    "requests per minute per client address of the agent surface (A2A message:send, MCP), "
+	    "whose recognition previews may call the chain; 0: unlimited" },
+	{ "rate_agent_burst", CT_UINT, N(rate_agent_burst), "40", 1, 1000000, false,
+	    "requests of the agent surface one client may send at once beyond rate_agent" },
 	{ "discovery_check_ms", CT_UINT, N(discovery_check_ms), "1000", 0, 60000, false,
 	    "how long one worker trusts its discovery corpus before asking the database what changed, "
 	    "in milliseconds" },
@@ -332,7 +338,7 @@ load_file(struct config *c, const char *path, char *err, size_t cap)
 {
 	FILE *f = fopen(path, "r");
 	char line[4096], why[160];
-	bool seen[64] = { false };
+	bool seen[CONFIG_KEYS_MAX] = { false };
 	unsigned lineno = 0;
 	int rc = -1;
 	struct stat st;
@@ -581,7 +587,7 @@ config_load(struct config *c, const char *path, char *err, size_t cap)
 	char why[160], env[96];
 
 	memset(c, 0, sizeof(*c));
-	if (config_nkeys > 64) {
+	if (config_nkeys > CONFIG_KEYS_MAX) {
 		snprintf(err, cap, "config: too many keys");
 		return -1;
 	}

@@ -68,6 +68,8 @@ struct config {
 	uint64_t rate_signed;
 	uint64_t rate_unlock;
 	uint64_t rate_discovery;
+	uint64_t rate_agent;            /* A2A message:send and MCP, per minute per client */
+	uint64_t rate_agent_burst;
 	uint64_t board_ttl_ms;          /* 0: every board read asks the database */
 
 	char rpc_url[CONFIG_STR_MAX];

@@ -149,3 +149,45 @@ endpoint_remote(const struct endpoint *e)
 {
 	return e->auth != AUTH_NONE || (e->flags & EP_REMOTE) != 0;
 }
+
+static const char *const rate_names[RATE__MAX] = {
+	[RATE_NONE] = "-", [RATE_SITE] = "site", [RATE_SIGNIN] = "signin", [RATE_SIGNED] = "signed",
+	[RATE_UNLOCK] = "unlock", [RATE_DISCOVERY] = "discovery", [RATE_AGENT] = "agent",
+};
+
+const char *
+rate_name(enum rate_class r)
+{
+	return (unsigned)r < RATE__MAX ? rate_names[r] : "-";
+}
+
+uint64_t
+rate_per_min(const struct config *c, enum rate_class r)
+{
+	switch (r) {
+	case RATE_SITE:
+		return c->rate_site;
+	case RATE_SIGNIN:
+		return c->rate_signin;
+	case RATE_SIGNED:
+		return c->rate_signed;
+	case RATE_UNLOCK:
+		return c->rate_unlock;
+	case RATE_DISCOVERY:
+		return c->rate_discovery;
+	case RATE_AGENT:
+		return c->rate_agent;
+	default:
+		return 0;
+	}
+}
+
+uint64_t
+rate_burst(const struct config *c, enum rate_class r)
+{
+	uint64_t per_min = rate_per_min(c, r);
+
+	if (r == RATE_AGENT)
+		return c->rate_agent_burst;
+	return per_min / 30 > 5 ? per_min / 30 : 5;
+}

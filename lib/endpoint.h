@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "config.h"
 #include "err.h"
 #include "http.h"
 #include "valid.h"
@@ -40,6 +41,8 @@ enum rate_class {
 	RATE_SIGNED,    /* rows that verify a signature, maybe through the RPC node (rate_signed) */
 	RATE_UNLOCK,    /* private-tip unlock challenges and signed unlocks (rate_unlock) */
 	RATE_DISCOVERY, /* free discovery: unlimited unless rate_discovery is set */
+	RATE_AGENT,     /* the agent surface (A2A message:send, MCP), whose previews may call
+	                 * the chain (rate_agent, rate_agent_burst) */
 	RATE__MAX
 };
 
@@ -147,5 +150,14 @@ bool endpoint_pattern_has(const char *pattern, const char *name);
 
 /* Number of "{name}" segments in a pattern. */
 size_t endpoint_param_count(const char *pattern);
+
+/* A rate class's name ("signin"; its key is rate_<name>), "-" for RATE_NONE. */
+const char *rate_name(enum rate_class r);
+
+/* A rate class's configured requests per minute per client (0: unlimited). */
+uint64_t rate_per_min(const struct config *c, enum rate_class r);
+
+/* The burst a class allows beyond its rate: its own key, or two seconds' worth (at least 5). */
+uint64_t rate_burst(const struct config *c, enum rate_class r);
 
 #endif

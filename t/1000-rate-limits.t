@@ -17,6 +17,7 @@ export WAYMARK_VAR=$WAYMARK_VAR-rates
 export WAYMARK_LISTEN=127.0.0.1:$((WAYMARK_TEST_PORT_BASE + 190))
 export WAYMARK_CHAIN=none WAYMARK_SEED=0
 export WAYMARK_RATE_SIGNIN=30 WAYMARK_RATE_SIGNED=30 WAYMARK_RATE_UNLOCK=30
+export WAYMARK_RATE_AGENT=30 WAYMARK_RATE_AGENT_BURST=5
 # Site reads at their default (the suite's stacks leave them unlimited: tools/stack).
 export WAYMARK_RATE_SITE=600
 url=http://$WAYMARK_LISTEN
@@ -155,6 +156,27 @@ while read -r p; do
 done < <(awk -F'\t' '{ c[$2] = c[$2] " " $7 } END { for (p in c) { n = split(c[p], a, " ");
 	for (i = 2; i <= n; i++) if (a[i] != a[1]) { print p; break } } }' <<<"$rows" | sort)
 ok $([ "$ipn" -gt 20 ] && echo 0 || echo 1) "the table has paths whose methods have different limited classes ($((ipn - 20)) pairs checked)"
+
+# The agent surface (rate class agent: 30 a minute, a burst of 5 here), from
+# 127.0.0.4: a burst of MCP tool calls, then of A2A messages, is cut with 429
+# and Retry-After, each in its protocol's error shape; discovery still answers.
+codes=$(burst /mcp POST --interface 127.0.0.4 -H 'Content-Type: application/json' -H 'MCP-Protocol-Version: 2025-11-25' \
+	--data-binary '{"jsonrpc":"2.0","id":1,"method":"tools/list"}')
+like "$codes" '^200:[0-9]+ 429:[0-9]+ $' "40 MCP calls at once from one address: some answered, the rest cut with 429 ($codes)"
+f=$(grep -l '^HTTP/1.1 429' "$tmp"/h* | head -n1)
+is "$(jq -r '[.jsonrpc, (.id | tostring), .error.code, .error.data.error] | join(",")' "$tmp/b${f##*/h}")" "2.0,null,-32000,rate_limited" \
+	"  the 429 is a JSON-RPC error (code -32000, data.error rate_limited)"
+like "$(grep -i '^retry-after:' "$f" | tr -d '\r')" '^Retry-After: [0-9]+$' "  with Retry-After"
+codes=$(burst /a2a/message:send POST --interface 127.0.0.4 -H 'Content-Type: application/json' \
+	--data-binary '{"skillId":"none.such","params":{}}')
+n429=$(sed -n 's/.*429:\([0-9]*\).*/\1/p' <<<"$codes")
+ok "$([ "${n429:-0}" -ge 38 ] && echo 0 || echo 1)" \
+	"then 40 A2A messages from that address: cut but for what the rate refilled meanwhile ($codes): the allowance is shared"
+f=$(grep -l '^HTTP/1.1 429' "$tmp"/h* | head -n1)
+is "$(jq -r '[.error.code, .error.status, .error.details[0].reason, .error.details[0].metadata.error] | join(",")' "$tmp/b${f##*/h}")" \
+	"429,RESOURCE_EXHAUSTED,RATE_LIMITED,rate_limited" "  the 429 is A2A's google.rpc.Status (RESOURCE_EXHAUSTED)"
+codes=$(burst "/api/v1/x402/discovery?q=weather" GET --interface 127.0.0.4)
+is "$codes" "200:40 " "  and 40 discoveries from that address right after: every one answered"
 
 # Another address is its own client; discovery stays open.
 st=$(curl -s -o "$tmp/o" -w '%{http_code}' --interface 127.0.0.2 -X POST -H 'Content-Type: application/json' \

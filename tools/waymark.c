@@ -65,40 +65,9 @@
 static const char *const auth_names[AUTH__MAX] = {
 	[AUTH_NONE] = "none", [AUTH_PAID] = "paid", [AUTH_SIWX] = "siwx", [AUTH_EIP712] = "eip712",
 };
-static const char *const rate_names[RATE__MAX] = {
-	[RATE_NONE] = "-", [RATE_SITE] = "site", [RATE_SIGNIN] = "signin", [RATE_SIGNED] = "signed",
-	[RATE_UNLOCK] = "unlock", [RATE_DISCOVERY] = "discovery",
-};
-
-/* The configured rate of a class, per minute (0: unlimited). */
-static uint64_t
-rate_of(const struct config *c, enum rate_class r)
-{
-	switch (r) {
-	case RATE_SITE:
-		return c->rate_site;
-	case RATE_SIGNIN:
-		return c->rate_signin;
-	case RATE_SIGNED:
-		return c->rate_signed;
-	case RATE_UNLOCK:
-		return c->rate_unlock;
-	case RATE_DISCOVERY:
-		return c->rate_discovery;
-	default:
-		return 0;
-	}
-}
 
 /* What nginx lets through beyond a row's body limit, for the worker to refuse itself. */
 #define BODY_SLACK 65536
-
-/* The burst a class allows beyond its rate: two seconds' worth, at least 5. */
-static uint64_t
-burst_of(uint64_t per_min)
-{
-	return per_min / 30 > 5 ? per_min / 30 : 5;
-}
 
 static int
 usage(void)
@@ -322,7 +291,7 @@ routes_nginx_http(const struct config *c)
 	    "# it asks about; a method no row of the path has (answered 405) counts\n"
 	    "# in no zone.\n");
 	for (int k = RATE_NONE + 1; k < RATE__MAX; k++)
-		if (rate_of(c, (enum rate_class)k) > 0 && rate_has_rows((enum rate_class)k)) {
+		if (rate_per_min(c, (enum rate_class)k) > 0 && rate_has_rows((enum rate_class)k)) {
 			printf("map $request_method $waymark_rate_method {\n"
 			    "    OPTIONS    $http_access_control_request_method;\n"
 			    "    default    $request_method;\n"
@@ -330,14 +299,15 @@ routes_nginx_http(const struct config *c)
 			break;
 		}
 	for (int k = RATE_NONE + 1; k < RATE__MAX; k++) {
-		uint64_t r = rate_of(c, (enum rate_class)k);
+		uint64_t r = rate_per_min(c, (enum rate_class)k);
+		const char *n = rate_name((enum rate_class)k);
 
 		if (r == 0) {
-			printf("# rate class %s: unlimited (rate_%s = 0)\n", rate_names[k], rate_names[k]);
+			printf("# rate class %s: unlimited (rate_%s = 0)\n", n, n);
 			continue;
 		}
 		if (!rate_has_rows((enum rate_class)k)) {
-			printf("# rate class %s: no row has it\n", rate_names[k]);
+			printf("# rate class %s: no row has it\n", n);
 			continue;
 		}
 		printf("map \"$waymark_rate_method $waymark_rate\" $waymark_key_%s {\n"
@@ -345,7 +315,7 @@ routes_nginx_http(const struct config *c)
 		    "    default    \"\";\n"
 		    "}\n"
 		    "limit_req_zone $waymark_key_%s zone=waymark_%s:10m rate=%" PRIu64 "r/m;\n",
-		    rate_names[k], rate_names[k], rate_names[k], rate_names[k], r);
+		    n, n, n, n, r);
 	}
 }
 
@@ -391,12 +361,12 @@ routes_nginx(const struct config *c)
 			mlen += (size_t)snprintf(methods + mlen, sizeof(methods) - mlen, "%s%s",
 			    mlen ? " " : "", http_method_name(e->method));
 			rlen += (size_t)snprintf(rates + rlen, sizeof(rates) - rlen, "%s%s=%s",
-			    rlen ? " " : "", http_method_name(e->method), rate_names[e->rate]);
+			    rlen ? " " : "", http_method_name(e->method), rate_name(e->rate));
 			if (mlen >= sizeof(methods) || rlen >= sizeof(rates)) {
 				fprintf(stderr, "waymark: routes nginx: %s has too many rows\n", e->pattern);
 				return -1;
 			}
-			if (e->rate != RATE_NONE && rate_of(c, e->rate) > 0)
+			if (e->rate != RATE_NONE && rate_per_min(c, e->rate) > 0)
 				limited[e->rate] = any = true;
 			if (e->body_max > body_max)
 				body_max = e->body_max;
@@ -414,8 +384,8 @@ routes_nginx(const struct config *c)
 			printf("    set $waymark_rate \"%s\";\n", rates);
 		for (int k = RATE_NONE + 1; k < RATE__MAX; k++)
 			if (limited[k])
-				printf("    limit_req zone=waymark_%s burst=%" PRIu64 " nodelay;\n", rate_names[k],
-				    burst_of(rate_of(c, (enum rate_class)k)));
+				printf("    limit_req zone=waymark_%s burst=%" PRIu64 " nodelay;\n",
+				    rate_name((enum rate_class)k), rate_burst(c, (enum rate_class)k));
 		printf("    include waymark-fastcgi.conf;\n");
 		if (remote)
 			printf("    fastcgi_pass waymark_remote;\n    fastcgi_read_timeout %" PRIu64 "s;\n",
@@ -440,7 +410,7 @@ cmd_routes(const char *path, int argc, char **argv)
 
 			printf("%s\t%s\t%s\t%s\t%s\t%zu\t%s\n", http_method_name(e->method), e->pattern,
 			    e->id, auth_names[e->auth], e->price_usdc ? e->price_usdc : "0", e->body_max,
-			    rate_names[e->rate]);
+			    rate_name(e->rate));
 		}
 		return 0;
 	}
