@@ -45,6 +45,7 @@
 #include "cabundle.h"
 #include "config.h"
 #include "db.h"
+#include "nodecap.h"
 #include "facilitator.h"
 #include "gate.h"
 #include "rpc.h"
@@ -476,9 +477,10 @@ main(int argc, char **argv)
 		    slot_path[0] ? ": " : " (no unix socket or slot_dir to share it in)", slot_path[0] ? err : "");
 	else if (admit_open_each(&pay_admit, n, err, sizeof(err)) < 0)
 		fprintf(stderr, "waymark-fcgi: payment_max_in_flight counts per process here: %s\n", err);
-	/* So does the cap on contract-wallet signature checks calling the RPC
-	 * (lib/walletsig.h), through a slot file of its own: a paid row may
-	 * check a signature while it holds a payment place. */
+	/* So does the cap on free requests' chain calls (lib/nodecap.h:
+	 * contract-wallet signature checks, agent previews), through a slot
+	 * file of its own: a paid row may check a signature while it holds a
+	 * payment place. */
 	if (slot_path[0]) {
 		int k = snprintf(sig_slot_path, sizeof(sig_slot_path), "%s.sigcheck.slots", slot_base);
 
@@ -491,7 +493,7 @@ main(int argc, char **argv)
 		    sig_slot_path[0] ? ": " : " (no unix socket or slot_dir to share it in)", sig_slot_path[0] ? err : "");
 	else if (admit_open_each(&sig_admit, n, err, sizeof(err)) < 0)
 		fprintf(stderr, "waymark-fcgi: sigcheck_max_in_flight counts per process here: %s\n", err);
-	walletsig_limit(&sig_admit);
+	nodecap_limit(&sig_admit);
 	/* Root is given up here: the configuration is read, each thread's
 	 * descriptions of the slot files are open, and no thread has started. */
 	if (runas_drop(cfg.run_user, err, sizeof(err)) < 0) {
@@ -556,7 +558,7 @@ out:
 			close(sv[i].epfd);
 	}
 	free(sv);
-	walletsig_limit(NULL);
+	nodecap_limit(NULL);
 	admit_release(&sig_admit);
 	admit_release(&pay_admit);
 	cabundle_release();

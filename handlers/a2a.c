@@ -445,6 +445,17 @@ h_a2a_send_post(struct req *r, struct resp *w)
 		skill_unknown(m.skill_id, &res);
 	else
 		skill_run(r, s, m.params, &res);
+	if (res.retry_after_s) {
+		/* The chain's cap on this host is full: the A2A error, not a failed task. */
+		char after[24];
+		enum err busy;
+
+		snprintf(after, sizeof(after), "%" PRIu64, res.retry_after_s);
+		resp_header(w, "Retry-After", after);
+		busy = a2a_fail_write(w, A2A_INTERNAL, 503, NULL, "%s", res.msg);
+		skill_result_release(&res);
+		return busy;
+	}
 	arts = json_object_new_array();
 	meta = json_object_new_object();
 	json_object_object_add(meta, "skillId", s ? str(s->id) : NULL);

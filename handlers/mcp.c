@@ -352,14 +352,33 @@ arg(const struct field *f, const struct value *v, const char *name)
 	return NULL;
 }
 
-/* A skill as a tool: its artifact object, or its error body as an isError result. */
+static json_object *rpc_result(json_object *id, json_object *result);
+static json_object *rpc_error(json_object *id, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/*
+ * A skill as a tool: the JSON-RPC result with its artifact object, or its
+ * error body as an isError result; a JSON-RPC error (MCP_SERVER_BUSY, data
+ * {error "chain_busy", retryAfterSeconds}) when the chain's cap on this
+ * host is full, which h_mcp_post also answers with Retry-After.
+ */
 static json_object *
-call_skill(struct req *r, const struct skill *s, json_object *args)
+call_skill(struct req *r, json_object *id, const struct skill *s, json_object *args)
 {
 	struct skill_result res;
-	json_object *out;
+	json_object *out, *e, *data;
 
 	skill_run(r, s, args, &res);
+	if (res.retry_after_s) {
+		out = rpc_error(id, MCP_SERVER_BUSY, "%s", res.msg);
+		json_object_object_get_ex(out, "error", &e);
+		data = json_object_new_object();
+		json_object_object_add(data, "error", json_object_new_string("chain_busy"));
+		json_object_object_add(data, "retryAfterSeconds", json_object_new_int64((int64_t)res.retry_after_s));
+		json_object_object_add(e, "data", data);
+		skill_result_release(&res);
+		return out;
+	}
 	if (res.data && (res.state == SKILL_COMPLETED || res.state == SKILL_INPUT_REQUIRED)) {
 		out = tool_result(res.data, false);
 		res.data = NULL;
@@ -369,7 +388,7 @@ call_skill(struct req *r, const struct skill *s, json_object *args)
 		out = tool_fail(res.err, NULL, "%s", res.msg);
 	}
 	skill_result_release(&res);
-	return out;
+	return rpc_result(id, out);
 }
 
 static json_object *
@@ -547,7 +566,7 @@ tools_call(struct req *r, json_object *id, json_object *params)
 	    !json_object_is_type(args, json_type_object))
 		return rpc_error(id, MCP_INVALID_PARAMS, "Invalid params: arguments must be an object.");
 	if (t == NULL)
-		return rpc_result(id, call_skill(r, skill_by_tool(n), args));
+		return call_skill(r, id, skill_by_tool(n), args);
 	memset(v, 0, sizeof(v));
 	if ((fail = args_check(r, t, ep->fields, args, v)) != NULL)
 		return rpc_result(id, fail);
@@ -699,6 +718,23 @@ mcp_answer(struct req *r, json_object *body, int *status)
 	return arr;
 }
 
+/* Whether an answer (a message or a batch) holds a chain_busy error (call_skill). */
+static bool
+chain_busy(json_object *out)
+{
+	json_object *e, *d, *c;
+
+	if (json_object_is_type(out, json_type_array)) {
+		for (size_t i = 0; i < json_object_array_length(out); i++)
+			if (chain_busy(json_object_array_get_idx(out, i)))
+				return true;
+		return false;
+	}
+	return json_object_object_get_ex(out, "error", &e) && json_object_object_get_ex(e, "data", &d) &&
+	    json_object_object_get_ex(d, "error", &c) && json_object_is_type(c, json_type_string) &&
+	    strcmp(json_object_get_string(c), "chain_busy") == 0;
+}
+
 /* POST /mcp: the JSON-RPC answer of mcp_answer, or 202 with no body. */
 enum err
 h_mcp_post(struct req *r, struct resp *w)
@@ -712,6 +748,8 @@ h_mcp_post(struct req *r, struct resp *w)
 		buf_reset(&w->body);
 		return ERR_NONE;
 	}
+	if (chain_busy(out))
+		resp_header(w, "Retry-After", "1");
 	rc = resp_json(w, status, out);
 	json_object_put(out);
 	return rc < 0 ? resp_fail(w, ERR_INTERNAL, NULL, NULL) : ERR_NONE;

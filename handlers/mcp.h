@@ -69,6 +69,7 @@
 #define MCP_INVALID_PARAMS (-32602)
 #define MCP_INTERNAL_ERROR (-32603)
 #define MCP_BAD_REQUEST (-32000)         /* transport-level, as the TS server uses it */
+#define MCP_SERVER_BUSY (-32001)         /* implementation-defined: too busy now, retry (data.retryAfterSeconds) */
 
 /* Supported protocol versions, newest first, NULL-terminated. */
 extern const char *const mcp_protocol_versions[];

@@ -18,6 +18,7 @@
 #include "decimal.h"
 #include "economics.h"
 #include "ethcall.h"
+#include "nodecap.h"
 #include "fields.h"
 #include "handles.h"
 #include "hex.h"
@@ -497,13 +498,13 @@ agent_tip(const struct config *cfg, int step, const struct preview *p)
 	    TIP_AGENT_SIG, desc);
 }
 
-/* The chain reads; the status follows from the preconditions. */
+/* The chain reads, through u; the status follows from the preconditions. */
 static enum err
-preview_chain(struct req *r, struct preview *p, json_object *pre, json_object *txs,
-    bool *failed_pre, bool *payout_known)
+preview_reads(struct req *r, struct nodecap_use *u, struct preview *p, json_object *pre,
+    json_object *txs, bool *failed_pre, bool *payout_known)
 {
 	const struct config *cfg = r->cfg;
-	struct rpc *node = rpc_shared(cfg->rpc_url, (long)cfg->rpc_timeout_ms, cfg->tls_ca_file);
+	struct rpc *node = nodecap_node(u);
 	struct ethcall c[ETHCALL_MAX];
 	size_t n = 0, i_wallet, i_bal = 0, i_allow = 0, i_burn = 0, i_bbal = 0, i_ballow = 0;
 	bool reverted = false, registered = true;
@@ -556,6 +557,9 @@ preview_chain(struct req *r, struct preview *p, json_object *pre, json_object *t
 		if (ethcall_set_uint(&own, &cfg->identity_registry_address, "ownerOf(uint256)",
 		    &p->agent_id) < 0)
 			return ERR_INTERNAL;
+		/* The second call gets what is left of the preview's time. */
+		if ((node = nodecap_node(u)) == NULL)
+			return ERR_CHAIN_UNAVAILABLE;
 		if (ethcall_one(node, &own, &reverted) != RPC_OK) {
 			if (!reverted)
 				return ERR_CHAIN_UNAVAILABLE;
@@ -633,6 +637,25 @@ preview_chain(struct req *r, struct preview *p, json_object *pre, json_object *t
 	return ERR_NONE;
 }
 
+/*
+ * The preview's chain reads: a free request's, so under the cap and the
+ * time of lib/nodecap.h (sigcheck_max_in_flight, sigcheck_timeout_ms),
+ * far below what nginx waits. *busy when the cap was full.
+ */
+static enum err
+preview_chain(struct req *r, struct preview *p, json_object *pre, json_object *txs,
+    bool *failed_pre, bool *payout_known, bool *busy)
+{
+	struct nodecap_use u;
+	enum err e;
+
+	nodecap_begin(&u, r->cfg, "preview", r->cfg->sigcheck_timeout_ms);
+	e = preview_reads(r, &u, p, pre, txs, failed_pre, payout_known);
+	*busy = u.full;
+	nodecap_end(&u);
+	return e;
+}
+
 /* The normalized agentRecognitionRequest echoed beside the preview. */
 static json_object *
 request_json(const struct skill *s, const struct value *v, const struct preview *p)
@@ -670,7 +693,7 @@ run_prepare(struct req *r, const struct skill *s, const struct value *v, struct 
 	char atomic[DECIMAL_ATOMIC_BUFSZ], why[200], dec_burn[U256_DEC_MAX + 1];
 	struct preview p = { 0 };
 	json_object *o, *pre, *txs, *safety;
-	bool failed_pre = false, payout_known = false;
+	bool failed_pre = false, payout_known = false, busy = false;
 	const char *status;
 	enum err e;
 
@@ -730,11 +753,15 @@ run_prepare(struct req *r, const struct skill *s, const struct value *v, struct 
 
 	pre = json_object_new_array();
 	txs = json_object_new_array();
-	if ((e = preview_chain(r, &p, pre, txs, &failed_pre, &payout_known)) != ERR_NONE) {
+	if ((e = preview_chain(r, &p, pre, txs, &failed_pre, &payout_known, &busy)) != ERR_NONE) {
 		json_object_put(pre);
 		json_object_put(txs);
-		fail(out, e, e == ERR_CHAIN_UNAVAILABLE ? "The chain RPC could not be read, so no "
+		fail(out, e, busy ? "Too many requests are reading the chain on this host right now, so "
+		    "no preview is given; nothing was executed. Retry in a moment." :
+		    e == ERR_CHAIN_UNAVAILABLE ? "The chain RPC could not be read, so no "
 		    "preview is given (the payout wallet is only ever read from the registry)." : NULL);
+		if (busy)
+			out->retry_after_s = 1;
 		return;
 	}
 	status = failed_pre ? "needs_check" : !p.has_payer ? "needs_payer_wallet" :

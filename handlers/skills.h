@@ -51,6 +51,9 @@ struct skill_result {
 	const char *request_key, *request_legacy_key;
 	char text[700];           /* one paragraph for people */
 	enum err err;             /* rejected or failed: the service's error */
+	uint64_t retry_after_s;   /* failed because too many requests read the chain on this
+	                           * host (lib/nodecap.h): the caller answers its protocol's
+	                           * error with Retry-After */
 	const char *field;
 	char msg[256];
 };

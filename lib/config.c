@@ -109,12 +109,12 @@ const struct config_key config_keys[] = {
 	{ "rpc_timeout_ms", CT_UINT, N(rpc_timeout_ms), "10000", 100, 600000, false,
 	    "timeout of one JSON-RPC request to rpc_url, in milliseconds" },
 	{ "sigcheck_max_in_flight", CT_UINT, N(sigcheck_max_in_flight), "8", 1, 1024, false,
-	    "contract-wallet signature checks (ERC-1271, ERC-6492: the ones that call rpc_url) at once "
-	    "in a worker pool on this host; past it the request gets 503 signature_check_unavailable "
-	    "with Retry-After, nothing charged" },
+	    "free requests calling rpc_url at once in a worker pool on this host: contract-wallet "
+	    "signature checks (ERC-1271, ERC-6492) and agent recognition previews; past it a check gets "
+	    "503 signature_check_unavailable, a preview its protocol's busy error, with Retry-After" },
 	{ "sigcheck_timeout_ms", CT_UINT, N(sigcheck_timeout_ms), "3000", 100, 600000, false,
-	    "how long one contract-wallet signature check may wait on rpc_url in all, in milliseconds; "
-	    "past it 503 signature_check_unavailable" },
+	    "how long one contract-wallet signature check, or one agent preview, may wait on rpc_url in "
+	    "all, in milliseconds; past it 503" },
 	{ "indexer_block_range", CT_UINT, N(indexer_block_range), "2000", 1, 100000, false,
 	    "blocks per eth_getLogs request of the indexer (halved when the node refuses)" },
 	{ "indexer_poll_ms", CT_UINT, N(indexer_poll_ms), "2000", 10, 600000, false,

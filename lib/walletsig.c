@@ -6,7 +6,7 @@
 #include <json-c/json.h>
 
 #include "abi.h"
-#include "admit.h"
+#include "nodecap.h"
 #include "clock.h"
 #include "hex.h"
 #include "rpc.h"
@@ -215,66 +215,6 @@ walletsig_decode_validator(const char *result)
 	return WALLETSIG_UNAVAILABLE;
 }
 
-/* The cap on checks that call the RPC (walletsig_limit); NULL: none. */
-static struct admit *rpc_checks;
-
-void
-walletsig_limit(struct admit *a)
-{
-	rpc_checks = a;
-}
-
-/*
- * One check's use of the node: a place under the cap, taken at the first
- * call, and the time by which every call of the check must be done.
- */
-struct node_use {
-	const struct config *cfg;
-	struct admit_ticket ticket;
-	bool admitted;
-	uint64_t deadline;           /* clock_ms(), set with the place */
-};
-
-/*
- * The thread's connection to cfg->rpc_url, with what is left of the
- * check's sigcheck_timeout_ms as its timeout; NULL (the check is
- * unavailable) when none is configured or it cannot be set up, when the
- * cap is full, or when the time is up. Nothing of the signature is logged.
- */
-static struct rpc *
-node_get(struct node_use *u)
-{
-	const struct config *cfg = u->cfg;
-	uint64_t now;
-
-	if (cfg->rpc_url[0] == '\0')
-		return NULL;
-	if (!u->admitted) {
-		if (rpc_checks && !admit_enter(rpc_checks, &u->ticket)) {
-			fprintf(stderr, "waymark: walletsig: sigcheck_max_in_flight (%u) checks are calling "
-			    "the RPC: refused\n", rpc_checks->cap);
-			return NULL;
-		}
-		u->admitted = true;
-		u->deadline = clock_ms() + cfg->sigcheck_timeout_ms;
-	}
-	if ((now = clock_ms()) >= u->deadline) {
-		fprintf(stderr, "waymark: walletsig: sigcheck_timeout_ms (%" PRIu64 ") spent\n",
-		    cfg->sigcheck_timeout_ms);
-		return NULL;
-	}
-	return rpc_shared(cfg->rpc_url, (long)(u->deadline - now), cfg->tls_ca_file);
-}
-
-/* Give back the place node_get took, if any. */
-static void
-node_done(struct node_use *u)
-{
-	if (u->admitted && rpc_checks)
-		admit_leave(rpc_checks, &u->ticket);
-	u->admitted = false;
-}
-
 /*
  * One call returning a hex string into *out (caller frees). RPC_OK; a
  * node error that is an execution revert gives *reverted. Anything else
@@ -358,10 +298,11 @@ walletsig_verify(const struct config *cfg, const uint8_t digest[32], const uint8
 	struct sig s;
 	struct addr got;
 	struct buf data;
-	struct node_use u = { .cfg = cfg, .ticket = { -1 } };
+	struct nodecap_use u;
 	struct rpc *r;
 	int code;
 
+	nodecap_begin(&u, cfg, "walletsig", cfg->sigcheck_timeout_ms);
 	buf_init(&data, HEX_MAX);
 	if (sig == NULL || sig_len == 0 || sig_len > WALLETSIG_MAX)
 		goto out;
@@ -371,7 +312,7 @@ walletsig_verify(const struct config *cfg, const uint8_t digest[32], const uint8
 			goto out;
 		if (walletsig_validator_calldata(signer, digest, sig, sig_len, &data) < 0)
 			goto out;
-		if ((r = node_get(&u)) == NULL) {
+		if ((r = nodecap_node(&u)) == NULL) {
 			v = WALLETSIG_UNAVAILABLE;
 			goto out;
 		}
@@ -384,7 +325,7 @@ walletsig_verify(const struct config *cfg, const uint8_t digest[32], const uint8
 		goto out;
 	}
 	k = WALLETSIG_ERC1271;
-	if ((r = node_get(&u)) == NULL || (code = has_code(r, signer)) < 0) {
+	if ((r = nodecap_node(&u)) == NULL || (code = has_code(r, signer)) < 0) {
 		v = WALLETSIG_UNAVAILABLE;
 		goto out;
 	}
@@ -396,13 +337,13 @@ walletsig_verify(const struct config *cfg, const uint8_t digest[32], const uint8
 	if (walletsig_1271_calldata(digest, sig, sig_len, &data) < 0)
 		goto out;
 	/* The second call gets what is left of the check's time. */
-	if ((r = node_get(&u)) == NULL) {
+	if ((r = nodecap_node(&u)) == NULL) {
 		v = WALLETSIG_UNAVAILABLE;
 		goto out;
 	}
 	v = eth_call(r, signer, &data, walletsig_decode_1271);
 out:
-	node_done(&u);
+	nodecap_end(&u);
 	buf_release(&data);
 	if (kind)
 		*kind = k;

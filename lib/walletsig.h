@@ -34,10 +34,10 @@
  *
  * Bounded (an ERC-6492 factory's calldata is the caller's, and the node is
  * the one the indexer and payments use): a check takes a
- * place under the limit given to walletsig_limit (sigcheck_max_in_flight,
- * shared by the pool on this host) just before its first call, after
- * every local step, and holds it until it returns; past the limit it is
- * UNAVAILABLE at once, nothing asked. All the calls of one check share
+ * place under the limit of lib/nodecap.h (sigcheck_max_in_flight, shared
+ * by the pool on this host) just before its first call, after every local
+ * step, and holds it until it returns; past the limit it is UNAVAILABLE at
+ * once, nothing asked. All the calls of one check share
  * cfg->sigcheck_timeout_ms: when it is spent the check is UNAVAILABLE.
  * Callers run their own cheap checks (shape, route, recognition, window)
  * before calling walletsig_verify. docs/ARCHITECTURE.md, Worker.
@@ -60,7 +60,6 @@
 #include <stdint.h>
 
 #include "addr.h"
-#include "admit.h"
 #include "buf.h"
 #include "config.h"
 
@@ -97,12 +96,6 @@ struct walletsig_6492 {
  */
 enum walletsig_rc walletsig_verify(const struct config *cfg, const uint8_t digest[32],
     const uint8_t *sig, size_t sig_len, const struct addr *signer, enum walletsig_kind *kind);
-
-/*
- * The limit on checks that call the RPC at once, for the whole process;
- * NULL (the default) for none. Called once before any thread starts.
- */
-void walletsig_limit(struct admit *a);
 
 /* The reviews.signature_kind value of a kind: "eoa", or "erc1271" for 1271 and 6492. */
 const char *walletsig_kind_column(enum walletsig_kind k);

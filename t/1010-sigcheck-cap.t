@@ -136,10 +136,44 @@ rpc_delay 0
 sleep 4   # the held calls drain at the proxy
 fcgi "$tmp/a" POST $P "$b6492"
 is "$(st "$tmp/a")" 402 "the node fast again: the check passes (no place was leaked)"
-grep -q 'sigcheck_max_in_flight (1) checks are calling the RPC: refused' "$WAYMARK_VAR/log/sigcap-worker.log"
+grep -q 'walletsig: sigcheck_max_in_flight (1) requests are calling the RPC: refused' "$WAYMARK_VAR/log/sigcap-worker.log"
 ok $? "the worker logs the refusal"
-grep -q 'sigcheck_timeout_ms (2000) spent\|Timeout was reached' "$WAYMARK_VAR/log/sigcap-worker.log"
+grep -q 'walletsig: its time for chain calls (2000 ms) is spent\|Timeout was reached' "$WAYMARK_VAR/log/sigcap-worker.log"
 ok $? "and the timeout"
 s=$(jq -r .signature <<<"$b6492")
 ok $(! grep -q "${s:10:40}" "$WAYMARK_VAR/log/sigcap-worker.log" && echo 0 || echo 1) "and never the signature"
+
+# ---- the agent surface's recognition previews read the chain under the same
+# cap and budget (lib/nodecap.h): while one preview holds the only place
+# (the node made slow), another gets A2A's 503 UNAVAILABLE and the MCP tool
+# call a JSON-RPC error (chain_busy), each with Retry-After, and neither asks
+# the node anything; the place comes back.
+b=$(sed -n 's/^#define BRAND_LOWER "\(.*\)"$/\1/p' "$top/lib/brand.h")
+prep="{\"skillId\":\"$b.prepare_agent_recognition\",\"params\":{\"recipient\":\"agent:1\",\"amountUsdc\":\"1\"}}"
+mcp_prep="{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"name\":\"${b}_prepare_agent_recognition\",\"arguments\":{\"recipient\":\"agent:1\",\"amountUsdc\":\"1\"}}}"
+fcgi "$tmp/p" POST /a2a/message:send "$prep"
+is "$(st "$tmp/p"),$(field "$tmp/p" .task.status.state)" "200,TASK_STATE_COMPLETED" \
+	"a recognition preview through the node: answered (agent:1 is not registered here: needs_check)"
+curl -s -X POST "$RECORD_URL/reset" >/dev/null
+rpc_delay 1500
+fcgi "$tmp/first" POST /a2a/message:send "$prep" & first=$!
+n=0; until [ "$(all_calls)" -ge 1 ] || [ $n -ge 250 ]; do n=$((n + 1)); sleep 0.02; done
+fcgi "$tmp/a" POST /a2a/message:send "$prep"
+is "$(st "$tmp/a"),$(field "$tmp/a" '[.error.code, .error.status] | join(",")')" "503,503,UNAVAILABLE" \
+	"a second preview while the first holds the only place: A2A 503 UNAVAILABLE"
+like "$(hdr "$tmp/a" retry-after)" '^[0-9]+$' "  with Retry-After"
+like "$(field "$tmp/a" .error.message)" 'Too many requests are reading the chain' "  saying why"
+printf '%s' "$mcp_prep" | env -i REQUEST_METHOD=POST REQUEST_URI=/mcp CONTENT_TYPE=application/json \
+	CONTENT_LENGTH="${#mcp_prep}" HTTP_MCP_PROTOCOL_VERSION=2025-11-25 cgi-fcgi -bind -connect "$sock" | tr -d '\r' > "$tmp/m"
+is "$(st "$tmp/m"),$(field "$tmp/m" '[.id, .error.code, .error.data.error, .error.data.retryAfterSeconds] | join(",")')" \
+	"200,7,-32001,chain_busy,1" "the same preview as an MCP tool call: a JSON-RPC error, chain_busy"
+like "$(hdr "$tmp/m" retry-after)" '^[0-9]+$' "  with Retry-After"
+is "$(all_calls)" 1 "  neither asked the node anything (one call: the first preview's)"
+wait $first
+is "$(st "$tmp/first")" 200 "the first preview, through the slow node: answered"
+rpc_delay 0
+fcgi "$tmp/a" POST /a2a/message:send "$prep"
+is "$(st "$tmp/a")" 200 "the place is given back: the next preview is answered"
+grep -q 'preview: sigcheck_max_in_flight (1) requests are calling the RPC: refused' "$WAYMARK_VAR/log/sigcap-worker.log"
+ok $? "the worker logs the preview's refusal"
 done_testing

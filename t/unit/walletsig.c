@@ -16,6 +16,7 @@
 #include "config.h"
 #include "hex.h"
 #include "sig.h"
+#include "nodecap.h"
 #include "walletsig.h"
 #include "walletsig_validator.h"
 #include "tap.h"
@@ -242,7 +243,7 @@ test_verify(void)
 		char err[128];
 
 		admit_init(&cap, 1, NULL, err, sizeof(err));
-		walletsig_limit(&cap);
+		nodecap_limit(&cap);
 		ok(admit_enter(&cap, &t), "the one place is taken");
 		ok(walletsig_verify(&cfg, dg, s, 65, &me, &k) == WALLETSIG_VALID,
 		    "a full cap: an EOA signature is still checked locally");
@@ -257,7 +258,7 @@ test_verify(void)
 		ok(walletsig_verify(&cfg, dg, s, 65, &other, &k) == WALLETSIG_UNAVAILABLE,
 		    "a free place: the check calls the (unreachable) node");
 		ok(atomic_load(&cap.held) == 0, "and gives its place back");
-		walletsig_limit(NULL);
+		nodecap_limit(NULL);
 	}
 }
 
