@@ -44,7 +44,7 @@ admit_init(struct admit *a, unsigned cap, const char *path, char *err, size_t er
 		return -1;
 	}
 	/* Create it now, so a folder we cannot write is known at start. */
-	if ((fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC, 0600)) < 0) {
+	if ((fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0600)) < 0) {
 		snprintf(err, errcap, "cannot open the slot file %s: %s", path, strerror(errno));
 		return -1;
 	}
@@ -67,7 +67,7 @@ admit_open_each(struct admit *a, size_t n, char *err, size_t errcap)
 	for (size_t i = 0; i < n; i++)
 		a->fds[i] = -1;
 	for (size_t i = 0; i < n; i++) {
-		if ((a->fds[i] = open(a->path, O_RDWR | O_CLOEXEC)) < 0) {
+		if ((a->fds[i] = open(a->path, O_RDWR | O_CLOEXEC | O_NOFOLLOW)) < 0) {
 			snprintf(err, errcap, "cannot open the slot file %s: %s", a->path, strerror(errno));
 			admit_release(a);
 			a->path[0] = '\0';
@@ -163,7 +163,7 @@ admit_enter(struct admit *a, struct admit_ticket *t)
 		return count_enter(a);
 	if ((h = handle_of(a)) == NULL || h->holding)
 		return false;
-	if (h->fd < 0 && (h->fd = open(a->path, O_RDWR | O_CLOEXEC)) < 0) {
+	if (h->fd < 0 && (h->fd = open(a->path, O_RDWR | O_CLOEXEC | O_NOFOLLOW)) < 0) {
 		/* The file went away under us: refuse rather than admit past a
 		 * limit we can no longer see. */
 		fprintf(stderr, "waymark: admission: cannot open %s: %s\n", a->path, strerror(errno));

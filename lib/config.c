@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "brand.h"
 #include "config.h"
@@ -180,6 +181,9 @@ const struct config_key config_keys[] = {
 	{ "mpp_secret", CT_STRING, S(mpp_secret), "", 0, 0, true,
 	    "at least 32 characters: the HMAC key binding MPP challenges (`waymark keygen` makes one); "
 	    "the same on every worker host; empty: paid rows offer x402 only; never logged" },
+	{ "mpp_secret_previous", CT_STRING, S(mpp_secret_previous), "", 0, 0, true,
+	    "the mpp_secret before a rotation: credentials answering challenges it issued are still "
+	    "accepted (for their five minutes), new challenges use mpp_secret; empty: none; never logged" },
 };
 const size_t config_nkeys = sizeof(config_keys) / sizeof(config_keys[0]);
 
@@ -353,10 +357,18 @@ load_file(struct config *c, const char *path, char *err, size_t cap)
 		snprintf(err, cap, "config: cannot stat %s", path);
 		goto out;
 	}
-	if (st.st_mode & S_IRWXO) {
-		snprintf(err, cap, "config: %s is open to others (mode %04o) and holds secrets "
-		    "(db_password, facilitator_auth_header, private_tip_key, mpp_secret): "
-		    "chmod 600 it, or 640 with the group of run_user", path, (unsigned)(st.st_mode & 07777));
+	if (st.st_mode & (S_IRWXO | S_IWGRP)) {
+		snprintf(err, cap, "config: %s is open to others or writable by its group (mode %04o) "
+		    "and holds secrets (db_password, facilitator_auth_header, private_tip_key, "
+		    "mpp_secret): chmod 600 it, or 640 with the group of run_user", path,
+		    (unsigned)(st.st_mode & 07777));
+		goto out;
+	}
+	/* Whoever owns it can rewrite it: root, or the user reading it. */
+	if (st.st_uid != 0 && st.st_uid != geteuid()) {
+		snprintf(err, cap, "config: %s is owned by uid %u, neither root nor this user (uid %u), "
+		    "who could rewrite it: chown it to root (or to the user that starts the service)",
+		    path, (unsigned)st.st_uid, (unsigned)geteuid());
 		goto out;
 	}
 	while (fgets(line, sizeof(line), f)) {
@@ -539,6 +551,30 @@ finish(struct config *c, char *err, size_t cap)
 			    "hex digits (32 bytes); `waymark keygen` makes one");
 			return -1;
 		}
+	}
+	/* A secret someone typed ("aaaa...", "password1234...") is guessable:
+	 * at least 12 distinct characters (keygen's 64 hex digits have ~16). */
+	for (int k = 0; k < 2; k++) {
+		const char *sec = k ? c->mpp_secret_previous : c->mpp_secret;
+		bool seen[256] = { false };
+		size_t distinct = 0;
+
+		for (const unsigned char *p = (const unsigned char *)sec; *p; p++)
+			if (!seen[*p]) {
+				seen[*p] = true;
+				distinct++;
+			}
+		if (sec[0] != '\0' && (strlen(sec) < 32 || distinct < 12)) {
+			snprintf(err, cap, "config: %s (WAYMARK_%s) must be at least 32 characters with at "
+			    "least 12 different ones; `waymark keygen` makes one", k ? "mpp_secret_previous" :
+			    "mpp_secret", k ? "MPP_SECRET_PREVIOUS" : "MPP_SECRET");
+			return -1;
+		}
+	}
+	if (c->mpp_secret_previous[0] != '\0' && c->mpp_secret[0] == '\0') {
+		snprintf(err, cap, "config: mpp_secret_previous (WAYMARK_MPP_SECRET_PREVIOUS) is set "
+		    "without mpp_secret: set the new secret as mpp_secret");
+		return -1;
 	}
 	if (c->mpp_secret[0] != '\0' && strlen(c->mpp_secret) < 32) {
 		snprintf(err, cap, "config: mpp_secret (WAYMARK_MPP_SECRET) must be at least 32 "

@@ -104,6 +104,7 @@ struct config {
 	char payer_client[64];
 	char private_tip_key[65];       /* secret: 64 hex digits (AES-256-GCM key of private-tip blobs), "" for none */
 	char mpp_secret[129];           /* secret: HMAC key of MPP challenges (lib/mpp.h), "" for none */
+	char mpp_secret_previous[129];  /* secret: the key before a rotation, still accepted, or "" */
 };
 
 enum config_type {

@@ -370,14 +370,24 @@ check_challenge(json_object *ch, const struct mpp_challenge *want, const char *u
 	uint32_t ns;
 	const char *exp = json_member_string(ch, "expires", NULL);
 
-	if (challenge_id(cfg->mpp_secret, json_member_string(ch, "realm", NULL), json_member_string(ch, "method", NULL),
-	    json_member_string(ch, "intent", NULL), json_member_string(ch, "request", NULL), exp, digest, json_member_string(ch, "opaque", NULL),
-	    mac_id) < 0) {
-		snprintf(msg, cap, "The credential's challenge is too large to check.");
-		return X402_PARSE_MALFORMED;
+	bool issued = false;
+
+	/* Issued under the secret, or under the one before a rotation. */
+	for (int k = 0; k < 2 && !issued; k++) {
+		const char *secret = k ? cfg->mpp_secret_previous : cfg->mpp_secret;
+
+		if (secret[0] == '\0')
+			continue;
+		if (challenge_id(secret, json_member_string(ch, "realm", NULL), json_member_string(ch, "method", NULL),
+		    json_member_string(ch, "intent", NULL), json_member_string(ch, "request", NULL), exp, digest,
+		    json_member_string(ch, "opaque", NULL), mac_id) < 0) {
+			snprintf(msg, cap, "The credential's challenge is too large to check.");
+			return X402_PARSE_MALFORMED;
+		}
+		issued = strlen(json_member_string(ch, "id", NULL)) == strlen(mac_id) &&
+		    CRYPTO_memcmp(json_member_string(ch, "id", NULL), mac_id, strlen(mac_id)) == 0;
 	}
-	if (strlen(json_member_string(ch, "id", NULL)) != strlen(mac_id) ||
-	    CRYPTO_memcmp(json_member_string(ch, "id", NULL), mac_id, strlen(mac_id)) != 0) {
+	if (!issued) {
 		snprintf(msg, cap, "The credential's challenge was not issued by this service, or was "
 		    "altered; pay the fresh challenge.");
 		return X402_PARSE_MALFORMED;

@@ -224,27 +224,36 @@ struct open_row {
 	bool has_before;        /* valid_before is recorded (rows since sql/022) */
 };
 
-enum paystate_rc
-paystate_reconcile(struct db *db, const struct config *cfg, uint64_t min_age_s, uint64_t *settled,
-    uint64_t *voided, uint64_t *open)
+/*
+ * One page of payments-reconcile: up to RECONCILE_BATCH open rows after
+ * the key (updated_at, payer, auth_nonce) in *last (none when last[0] is
+ * ""), put to the chain; *fetched of them, and *last moved to the page's
+ * last key. Rows decided here leave the set; those left open are passed,
+ * so one run visits every open row and none starves behind the oldest.
+ */
+static enum paystate_rc
+reconcile_page(struct db *db, const struct config *cfg, uint64_t min_age_s, uint64_t now,
+    char last[3][72], size_t *fetched, uint64_t *settled, uint64_t *voided, uint64_t *open)
 {
-	char b[1200];
+	char b[1500];
 	struct sql q = SQL_ON(b);
 	MYSQL_RES *res = NULL;
 	MYSQL_ROW row;
 	struct open_row *rows = NULL;
 	size_t n = 0;
-	uint64_t now = (uint64_t)time(NULL);
 
-	*settled = *voided = *open = 0;
+	*fetched = 0;
 	sql_add(&q, "SELECT LOWER(HEX(payer)), LOWER(HEX(auth_nonce)), LOWER(HEX(pay_to)), amount, "
 	    "status = 'failed' AND reason <> 'settle_unknown', valid_before IS NOT NULL, "
-	    "IFNULL(valid_before, 0) FROM x402_payments WHERE (((status = 'failed' AND reason = "
-	    "'settle_unknown') OR status = 'reserved') OR (status = 'failed' AND (reason = "
-	    "'settle_refused' OR reason LIKE 'settle:%') AND valid_before + ? > ?)) AND "
-	    "updated_at < UTC_TIMESTAMP(6) - "
-	    "INTERVAL ? SECOND ORDER BY updated_at LIMIT ?", SQL_U64(REFUSED_WATCH_S), SQL_U64(now),
-	    SQL_U64(min_age_s), SQL_U64(RECONCILE_BATCH));
+	    "IFNULL(valid_before, 0), DATE_FORMAT(updated_at, '%Y-%m-%d %H:%i:%s.%f') FROM x402_payments "
+	    "WHERE (((status = 'failed' AND reason = 'settle_unknown') OR status = 'reserved') OR "
+	    "(status = 'failed' AND (reason = 'settle_refused' OR reason LIKE 'settle:%') AND "
+	    "valid_before + ? > ?)) AND updated_at < UTC_TIMESTAMP(6) - INTERVAL ? SECOND",
+	    SQL_U64(REFUSED_WATCH_S), SQL_U64(now), SQL_U64(min_age_s));
+	if (last[0][0])
+		sql_add(&q, " AND (updated_at, payer, auth_nonce) > (?, UNHEX(?), UNHEX(?))", SQL_TEXT(last[0]),
+		    SQL_TEXT(last[1]), SQL_TEXT(last[2]));
+	sql_add(&q, " ORDER BY updated_at, payer, auth_nonce LIMIT ?", SQL_U64(RECONCILE_BATCH));
 	if (db_query(db, &q, &res) != DB_OK)
 		return PAYSTATE_UNRECORDED;
 	if (res && (rows = calloc(mysql_num_rows(res) + 1, sizeof(*rows))) == NULL) {
@@ -255,6 +264,14 @@ paystate_reconcile(struct db *db, const struct config *cfg, uint64_t min_age_s, 
 		struct open_row *o = &rows[n];
 		struct x402_payment *p = &o->p;
 
+		(*fetched)++;
+		/* The key of the page's last row, whatever becomes of it. */
+		if (row[0] && row[1] && row[7] && strlen(row[7]) < 72 && strlen(row[0]) < 72 &&
+		    strlen(row[1]) < 72) {
+			snprintf(last[0], 72, "%s", row[7]);
+			snprintf(last[1], 72, "%s", row[0]);
+			snprintf(last[2], 72, "%s", row[1]);
+		}
 		if (addr_from_digits(row[0], &p->from) < 0 || addr_from_digits(row[2], &p->to) < 0 ||
 		    strlen(row[1]) != 64 || hex_decode_fixed(row[1], 64, p->nonce, 32, false) < 0 ||
 		    strlen(row[3]) >= sizeof(p->value) || db_row_bool(row, 4, "refused", &o->refused) != DB_OK ||
@@ -305,6 +322,22 @@ paystate_reconcile(struct db *db, const struct config *cfg, uint64_t min_age_s, 
 	}
 	free(rows);
 	return PAYSTATE_OK;
+}
+
+enum paystate_rc
+paystate_reconcile(struct db *db, const struct config *cfg, uint64_t min_age_s, uint64_t *settled,
+    uint64_t *voided, uint64_t *open)
+{
+	char last[3][72] = { "", "", "" };
+	uint64_t now = (uint64_t)time(NULL);
+	size_t fetched;
+	enum paystate_rc rc;
+
+	*settled = *voided = *open = 0;
+	do {
+		rc = reconcile_page(db, cfg, min_age_s, now, last, &fetched, settled, voided, open);
+	} while (rc == PAYSTATE_OK && fetched == RECONCILE_BATCH && last[0][0]);
+	return rc;
 }
 
 #define SETTLE_SLACK_MS 1000    /* the ledger write and the answer, after /settle */

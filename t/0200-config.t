@@ -19,6 +19,14 @@ like "$out" 'payment_abandoned_s \(WAYMARK_PAYMENT_ABANDONED_S\) is 40 s, not ab
 out=$(clean env WAYMARK_PAYMENT_ABANDONED_S=41 WAYMARK_FACILITATOR_TIMEOUT_MS=20000 "$tool" config check 2>&1)
 ok $? "  41 s over two calls of 20 s: valid"
 
+out=$(clean env WAYMARK_MPP_SECRET=abababababababababababababababab "$tool" config check 2>&1)
+is "$?" 2 "an mpp_secret of 32 characters but 2 different ones: refused"
+like "$out" 'mpp_secret \(WAYMARK_MPP_SECRET\) must be at least 32 characters with at least 12 different ones' "  saying why"
+out=$(clean env WAYMARK_MPP_SECRET_PREVIOUS="$(printf '%064x' 1234567890123456789)" "$tool" config check 2>&1)
+is "$?" 2 "mpp_secret_previous without mpp_secret: refused"
+out=$(clean env WAYMARK_MPP_SECRET=0123456789abcdef0123456789abcdef WAYMARK_MPP_SECRET_PREVIOUS=fedcba9876543210fedcba9876543210 "$tool" config check 2>&1)
+ok $? "a new mpp_secret with the previous one kept for the rotation: valid"
+
 printf 'listen = 127.0.0.1:9999\nworkers = 3 # not a comment: invalid\n' > "$tmp/bad.conf"
 out=$(clean "$tool" -c "$tmp/bad.conf" config check 2>&1); rc=$?
 is "$rc" 2 "an invalid file value exits 2"
@@ -40,14 +48,27 @@ is "$rc" 2 "a missing config file stops start-up"
 # The file holds the secrets: one others may read or write is refused, by
 # the operator's tool, the worker and the indexer alike, before any use.
 printf 'listen = 127.0.0.1:9999\ndb_password = hunter2\nrpc_url = http://127.0.0.1:1\n' > "$tmp/open.conf"
-for mode in 644 604 602 601; do
+for mode in 644 604 602 601 620 660; do
 	chmod "$mode" "$tmp/open.conf"
 	out=$(clean "$tool" -c "$tmp/open.conf" config check 2>&1); rc=$?
 	is "$rc" 2 "a config file of mode $mode is refused"
-	like "$out" "config: $tmp/open.conf is open to others \(mode 0$mode\) and holds secrets" \
+	like "$out" "config: $tmp/open.conf is open to others or writable by its group \(mode 0$mode\) and holds secrets" \
 		"the message names the file, its mode and why"
 done
 like "$out" 'chmod 600 it, or 640 with the group of run_user' "and says what to do"
+# Its owner can rewrite it: only root or the reading user may own it. Shown
+# by handing it to another user, which only root can do.
+chmod 600 "$tmp/open.conf"
+if [ "$(id -u)" = 0 ]; then
+	chown 65534 "$tmp/open.conf"
+	out=$(clean "$tool" -c "$tmp/open.conf" config check 2>&1); rc=$?
+	is "$rc" 2 "a config file owned by another user (uid 65534) is refused"
+	like "$out" "is owned by uid 65534, neither root nor this user" "  naming the owner"
+	chown 0 "$tmp/open.conf"
+else
+	tap_n=$((tap_n + 1)); echo "ok $tap_n # SKIP only root can give the file to another user"
+	tap_n=$((tap_n + 1)); echo "ok $tap_n # SKIP only root can give the file to another user"
+fi
 chmod 644 "$tmp/open.conf"
 out=$(clean "$tool" -c "$tmp/open.conf" config get db_password 2>&1); rc=$?
 is "$rc:$(grep -c hunter2 <<<"$out")" 2:0 "config get of a refused file fails and prints no secret"
@@ -58,7 +79,7 @@ ok "$([ ! -e "$tmp/w.sock" ]; echo $?)" "before opening its socket"
 out=$(clean "$WAYMARK_BUILD/waymark-indexer" -c "$tmp/open.conf" 2>&1 </dev/null); rc=$?
 is "$rc" 2 "the indexer refuses it"
 like "$out" "waymark-indexer: config: $tmp/open.conf is open to others" "with the same message"
-for mode in 600 640 400 660; do
+for mode in 600 640 400 440; do
 	chmod "$mode" "$tmp/open.conf"
 	is "$(clean "$tool" -c "$tmp/open.conf" config get listen 2>&1)" 127.0.0.1:9999 "mode $mode is accepted"
 done

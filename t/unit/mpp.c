@@ -281,6 +281,15 @@ test_credential(const struct config *cfg, const struct x402_requirements *rq)
 	snprintf(other.mpp_secret, sizeof(other.mpp_secret), "another-secret-of-another-deployment-xyz");
 	ok(mpp_credential_parse(vec_credential, &want, &other, rq, now, &p, id, msg, sizeof(msg)) ==
 	    X402_PARSE_MALFORMED && id[0] == '\0', "another secret: MALFORMED (not ours), no id");
+	/* A rotation: the old secret as mpp_secret_previous still accepts its challenges. */
+	snprintf(other.mpp_secret_previous, sizeof(other.mpp_secret_previous), "%s", SECRET);
+	ok(mpp_credential_parse(vec_credential, &want, &other, rq, now, &p, id, msg, sizeof(msg)) ==
+	    X402_PARSE_OK && id[0] != '\0', "rotated: the old secret as mpp_secret_previous still accepts (%s)", msg);
+	x402_payment_release(&p);
+	snprintf(other.mpp_secret_previous, sizeof(other.mpp_secret_previous), "yet-another-secret-that-is-not-it");
+	ok(mpp_credential_parse(vec_credential, &want, &other, rq, now, &p, id, msg, sizeof(msg)) ==
+	    X402_PARSE_MALFORMED, "  a previous secret that is not the issuer's: MALFORMED");
+	other.mpp_secret_previous[0] = '\0';
 	snprintf(rq2.url, sizeof(rq2.url), "https://api.example.com/api/v1/x402/routes");
 	ok(mpp_credential_parse(vec_credential, &want, cfg, &rq2, now, &p, id, msg, sizeof(msg)) ==
 	    X402_PARSE_MISMATCH && strstr(msg, "another resource"), "another resource URL: MISMATCH");
