@@ -12,9 +12,11 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
+#include <time.h>
 
 #include "config.h"
 #include "db.h"
+#include "ledger.h"
 #include "paystate.h"
 #include "sql.h"
 #include "tap.h"
@@ -294,6 +296,35 @@ deadline(void)
 	ok(config_remote_timeout_ms(&c) == 79000, "the longer of rpc and sigcheck timeouts counts once");
 }
 
+/* Pruning: failed and released rows long expired go; settled and undecided ones stay. */
+static void
+pruning(void)
+{
+	struct paystate m;
+	struct x402_payment failed, released, settled, unknown;
+	char row[160];
+	uint64_t deleted = 0, now = (uint64_t)time(NULL);
+
+	/* fresh() payments have validBefore 0: expired since 1970. */
+	fresh(&m, &failed);
+	ok(drive(&m, to_reserved) && paystate_apply(&m, PE_VERIFY_REFUSED, NULL, NULL) == PAYSTATE_OK, "a refused payment");
+	fresh(&m, &released);
+	ok(drive(&m, to_reserved) && paystate_apply(&m, PE_VERIFY_UNAVAILABLE, NULL, NULL) == PAYSTATE_OK, "a released one");
+	fresh(&m, &settled);
+	ok(drive(&m, to_verified) && paystate_apply(&m, PE_SETTLED, NULL, NULL) == PAYSTATE_OK, "a settled one");
+	fresh(&m, &unknown);
+	ok(drive(&m, to_unknown), "one of unknown outcome");
+	ok(ledger_prune(&db, 3600, now, &deleted) == LEDGER_OK, "the prune runs");
+	ok(deleted >= 2, "  and deletes (%llu rows)", (unsigned long long)deleted);
+	is_str(row_of(&failed, row), "", "  the refused row is gone");
+	is_str(row_of(&released, row), "", "  the released row is gone");
+	is_str(row_of(&settled, row), "settled -", "  the settled row stays");
+	is_str(row_of(&unknown, row), "failed settle_unknown", "  the undecided row stays: the chain decides it");
+	db_fault_after(&db, 1);
+	ok(ledger_prune(&db, 3600, now, &deleted) == LEDGER_UNAVAILABLE, "a database failure is reported");
+	db_fault_after(&db, 0);
+}
+
 /* One authorization, one rail, one body. */
 static void
 bindings(void)
@@ -352,6 +383,7 @@ main(void)
 	late();
 	bindings();
 	deadline();
+	pruning();
 	{
 		/* Leave the suite's ledger as it was (other tests count its rows). */
 		char b[200];
