@@ -43,6 +43,7 @@
 
 #include "admit.h"
 #include "cabundle.h"
+#include "clock.h"
 #include "config.h"
 #include "db.h"
 #include "nodecap.h"
@@ -279,15 +280,6 @@ next_request(struct server *sv, FCGX_Request *fr)
 	return FCGX_Accept_r(fr) >= 0;
 }
 
-static uint64_t
-monotonic_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
-}
-
 /* Serve one request on fr with g; everything it allocated is freed. */
 static void
 serve_one(struct server *sv, struct gate *g, FCGX_Request *fr)
@@ -296,7 +288,7 @@ serve_one(struct server *sv, struct gate *g, FCGX_Request *fr)
 	struct resp w;
 
 	memset(&r, 0, sizeof(r));
-	r.started_ms = monotonic_ms();
+	r.started_ms = clock_ms();
 	pool_init(&r.pool, REQ_POOL_MAX);
 	resp_init(&w);
 	g->read_ctx = fr->in;

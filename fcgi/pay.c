@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "b64json.h"
+#include "clock.h"
 #include "facilitator.h"
 #include "hex.h"
 #include "json.h"
@@ -478,13 +479,10 @@ settle(const struct gate *g, struct req *r, struct resp *w, const struct rails *
 static uint64_t
 elapsed_ms(const struct req *r)
 {
-	struct timespec ts;
-	uint64_t now;
+	uint64_t now = clock_ms();
 
 	if (r->started_ms == 0)
 		return 0;       /* not taken by a serving thread (a test's own request) */
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	now = (uint64_t)ts.tv_sec * 1000 + (uint64_t)ts.tv_nsec / 1000000;
 	return now > r->started_ms ? now - r->started_ms : 0;
 }
 
