@@ -416,6 +416,13 @@ settle(const struct gate *g, struct req *r, struct resp *w, const struct rails *
 			break;
 		}
 		*charged = true;
+		if (rl->private_row && m->late) {
+			/* A payment shown again after an unknown outcome, settled
+			 * now: charged, but its header may have been seen, so the
+			 * answer carries no note; the payer reads by signature. */
+			e = withhold(r, w, rl, m);
+			break;
+		}
 		payment_response(w, rl, m->p, true, have_tx ? tx : "", NULL);
 		break;
 	case FAC_REFUSED:

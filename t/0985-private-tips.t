@@ -521,6 +521,28 @@ unlock_job "$IDC" 2
 err_is 403 not_authorized_to_unlock "x-$b-auth-address" "a wallet that neither paid for C nor is a party: 403"
 unlock_job "$IDD" 3
 err_is 403 not_authorized_to_unlock "x-$b-auth-address" "the stranger on D, which it never paid for: 403"
+# The same, when the transfer never happened: the facilitator holding D's
+# settlement is stopped (it sends nothing then) and another started; the
+# identical request claims the payment, unused and still valid, and settles
+# it now. Charged now, but on a header shown again: still no note.
+curl -s -X POST "$fac/_hold" --data-binary '{"settle":true}' >/dev/null
+t7=$(balance "$T7")
+node "$tools/pay.mjs" --key $KEY1 --url "$URL/tips/$IDD" --signature-out "$pdir/sigD" > "$pdir/resD" & pj=$!
+n=0; until [ "$(curl -s "$fac/_stats" | jq .held.settle)" = 1 ] || [ $n -ge 500 ]; do n=$((n + 1)); sleep 0.02; done
+wait $pj
+is "$(jq -r '[.status, .body.error] | join(",")' "$pdir/resD")" "503,payment_unavailable" "D's unlock paid while the settlement is held: 503"
+facilitator_start
+ok $? "  the facilitator is replaced (the held settlement is never sent)"
+is "$(( $(balance "$T7") - t7 ))" 0 "  nothing moved"
+rs GET "/tips/$IDD" -H "payment-signature: $(cat "$pdir/sigD")"
+printf '%s GET /tips/%s (claimed, replayed)\n' "$status" "$IDD" >> "$seen"
+is "$status,$(jq -r '[.error, has("note")] | join(",")' <<<"$body"),$(header payment-response | base64 -d | jq -r .success)" \
+	"403,read_by_signature,false,true" "the identical request settles it now: charged (PAYMENT-RESPONSE success), 403 read_by_signature, no note"
+is "$(( $(balance "$T7") - t7 ))" 1000000 "  1,000,000 to D's tipper, once"
+ujobs "$(job "$IDD" $KEY1)"
+unlock_job "$IDD" 0
+is "$(detail)" "$(want "$IDD" "$T7" github:zara "$CD" $AMT_D null x402)" \
+	"the stranger now reads D by signature: unlockedBy x402 (D's note was never uploaded: null)"
 
 # ---- bad unlock input: each header malformed, past deadlines, a nonce of another tip, tip IDs
 past=$(( $(date +%s) - 5 ))

@@ -154,8 +154,10 @@ mcp_prep="{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"
 fcgi "$tmp/p" POST /a2a/message:send "$prep"
 is "$(st "$tmp/p"),$(field "$tmp/p" .task.status.state)" "200,TASK_STATE_COMPLETED" \
 	"a recognition preview through the node: answered (agent:1 is not registered here: needs_check)"
+# The node made slower than the budget (2 s): the first preview makes one
+# call, which its budget cuts, so the count below is exact.
 curl -s -X POST "$RECORD_URL/reset" >/dev/null
-rpc_delay 1500
+rpc_delay 5000
 fcgi "$tmp/first" POST /a2a/message:send "$prep" & first=$!
 n=0; until [ "$(all_calls)" -ge 1 ] || [ $n -ge 250 ]; do n=$((n + 1)); sleep 0.02; done
 fcgi "$tmp/a" POST /a2a/message:send "$prep"
@@ -170,7 +172,9 @@ is "$(st "$tmp/m"),$(field "$tmp/m" '[.id, .error.code, .error.data.error, .erro
 like "$(hdr "$tmp/m" retry-after)" '^[0-9]+$' "  with Retry-After"
 is "$(all_calls)" 1 "  neither asked the node anything (one call: the first preview's)"
 wait $first
-is "$(st "$tmp/first")" 200 "the first preview, through the slow node: answered"
+is "$(st "$tmp/first"),$(field "$tmp/first" .task.status.state)" "200,TASK_STATE_FAILED" \
+	"the first preview, its one call cut at the 2 s budget: a failed task, no preview"
+like "$(field "$tmp/first" '.task.status.message.parts[0].text')" 'chain RPC could not be read' "  saying why"
 rpc_delay 0
 fcgi "$tmp/a" POST /a2a/message:send "$prep"
 is "$(st "$tmp/a")" 200 "the place is given back: the next preview is answered"
