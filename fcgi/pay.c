@@ -357,10 +357,16 @@ known_payment(const struct gate *g, struct req *r, struct resp *w,
     enum err refusal, const char *msg)
 {
 	/* A settlement learnt from the chain serves the identical public
-	 * request again while its authorization is valid (lib/paystate.h). */
-	switch (paystate_find(m, (r->ep->flags & EP_PAY_RESUME) != 0,
-	    m->p->valid_before > (uint64_t)time(NULL))) {
+	 * request again until PAYSTATE_LATE_SERVE_S past its validBefore
+	 * (lib/paystate.h), so a payer whose retry comes after the chain or
+	 * payments-reconcile told is served too. A private row finds any
+	 * settlement of the identical payment, to withhold its answer with the
+	 * receipt, however long after. */
+	switch (paystate_find(m, (r->ep->flags & EP_PAY_RESUME) != 0 || rl->private_row,
+	    rl->private_row || m->p->valid_before + PAYSTATE_LATE_SERVE_S > (uint64_t)time(NULL))) {
 	case PAYSTATE_OK:
+		if (rl->private_row)
+			m->late = true;         /* shown again: withheld */
 		break;
 	case PAYSTATE_REFUSED:
 		return challenge(w, rl, refusal, msg);
@@ -435,7 +441,9 @@ settle(const struct gate *g, struct req *r, struct resp *w, const struct rails *
 				break;
 			}
 			*charged = true;
-			if (rl->private_row && m->late)
+			/* Learnt from the chain: on a private row the transfer's
+			 * calldata (public) could have rebuilt this header. */
+			if (rl->private_row)
 				e = withhold(r, w, rl, m);
 			else
 				payment_response(w, rl, m->p, true, r->pay.tx, NULL);
@@ -468,7 +476,9 @@ settle(const struct gate *g, struct req *r, struct resp *w, const struct rails *
 				break;
 			}
 			*charged = true;
-			if (rl->private_row && m->late)
+			/* Learnt from the chain: on a private row the transfer's
+			 * calldata (public) could have rebuilt this header. */
+			if (rl->private_row)
 				e = withhold(r, w, rl, m);
 			else
 				payment_response(w, rl, m->p, true, r->pay.tx, NULL);

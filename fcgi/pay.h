@@ -46,7 +46,7 @@
  *
  * On every paid row: a settlement known only from the chain records and
  * names the transaction of the token's AuthorizationUsed log, and serves
- * the identical request again until validBefore (anyone can rebuild a
+ * the identical request again until an hour past validBefore (anyone can rebuild a
  * landed payment's header), except on EP_PAY_PRIVATE rows, where such a
  * request gets 403 read_by_signature with the receipt and the payer reads
  * by signature; a refusal of /settle is checked against the chain (a

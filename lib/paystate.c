@@ -340,10 +340,14 @@ paystate_reconcile(struct db *db, const struct config *cfg, uint64_t min_age_s, 
 	return rc;
 }
 
-#define SETTLE_SLACK_MS 1000    /* the ledger write and the answer, after /settle */
+#define SETTLE_SLACK_MS 1000    /* the answer, after everything else */
 
 bool
 paystate_settle_fits(const struct config *c, uint64_t elapsed_ms)
 {
-	return elapsed_ms + c->facilitator_timeout_ms + SETTLE_SLACK_MS <= config_remote_timeout_ms(c);
+	/* After /settle: the chain asked about a refusal or no answer, and the
+	 * settled write made twice at worst (fcgi/pay.c record_settled). */
+	uint64_t after = c->rpc_timeout_ms + 2 * 1000 * c->db_timeout + SETTLE_SLACK_MS;
+
+	return elapsed_ms + c->facilitator_timeout_ms + after <= config_remote_timeout_ms(c);
 }

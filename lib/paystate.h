@@ -23,7 +23,8 @@
  *
  * A settlement learnt from the chain (PE_CHAIN_USED) is written as
  * settled, late_settled: the identical request may be served from it
- * again until the authorization's validBefore (paystate_find), since its
+ * again until an hour past the authorization's validBefore
+ * (PAYSTATE_LATE_SERVE_S, paystate_find), since its
  * header can be rebuilt by anyone from the transfer's calldata and the
  * payer must never be refused. m->late tells the caller that this request
  * presents a payment whose first request is over (its outcome was
@@ -44,6 +45,8 @@
 
 /* Seconds past validBefore before an unused authorization counts as dead (clock skew, a late block). */
 #define PAYSTATE_EXPIRY_MARGIN 60
+/* Seconds past validBefore that a settlement learnt from the chain still serves the identical request. */
+#define PAYSTATE_LATE_SERVE_S 3600
 
 enum pay_state {
 	PS_NEW,
@@ -158,7 +161,8 @@ const char *paystate_event_name(enum pay_event e);
 /*
  * The per-request deadline: whether /settle may start elapsed_ms after the
  * worker took the request. It must have its whole facilitator timeout, and
- * a second for the ledger write and the answer, before nginx stops waiting
+ * then what may follow it (a look at the chain, two ledger writes, a
+ * second for the answer), before nginx stops waiting
  * (config_remote_timeout_ms); otherwise a settlement could charge a payer
  * whose request nginx has already answered 504. The caller then settles
  * nothing and answers 503, the payment still the payer's.

@@ -443,7 +443,9 @@ is "$(sql "SELECT CONCAT(status, ' 0x', LOWER(HEX(pay_to)), ' ', amount, ' ', re
 	"settled $(lc "$T8") 1000000 $URL/tips/$IDB" "one settled ledger row, to the tipper, for B's URL"
 tb=$(balance "$T8")
 rs GET "/tips/$IDB" -H "payment-signature: $(cat "$pdir/paysig")"
-like "$status" '^(200|4[0-9][0-9])$' "the same payment again: no 5xx ($status)"
+is "$status,$(jq -r '[.error, has("note")] | join(",")' <<<"$body"),$(header payment-response | base64 -d | jq -r .success)" \
+	"403,read_by_signature,false,true" \
+	"the same payment again: 403 read_by_signature with its receipt, no note (a payer whose answer was lost learns it paid)"
 is "$(balance "$T8")" "$tb" "and no USDC moved again"
 is "$(sql "SELECT COUNT(*) FROM x402_payments WHERE endpoint_id = 'private_tips.unlock'")" 1 "still one ledger row"
 rs GET "/tips/$IDA" -H "payment-signature: $(cat "$pdir/paysig")"
