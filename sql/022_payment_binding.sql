@@ -13,7 +13,7 @@
 -- written before this migration have NULLs and keep their old meaning.
 --
 -- A settlement known only from the chain (reason late_settled) serves the
--- identical public request again until valid_before: its header can be
+-- identical public request again until an hour past valid_before: its header can be
 -- rebuilt from the transfer's calldata, so a third party can at most read
 -- what the payer bought, and the payer is never refused.
 ALTER TABLE x402_payments

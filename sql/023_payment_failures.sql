@@ -3,7 +3,7 @@
 -- A payment that is malformed or wrongly signed, or that the facilitator's
 -- /verify refuses, counts against the address that sent it (IPv4, or the
 -- /64 of an IPv6 address); past payment_failures_per_min in the current
--- and the previous minute, that address's paid requests get 429 before
+-- minute, that address's paid requests get 429 before
 -- any facilitator call, so junk payments cannot spend the operator's
 -- facilitator quota or grow x402_payments without bound. One upsert per
 -- failure on the row's key; payments-reconcile deletes minutes past.
