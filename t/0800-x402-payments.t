@@ -18,6 +18,10 @@ KEY1=0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d    # the
 PAYER=0x70997970C51812dc3A010C7d01b50e0d17dc79C8
 KEY2=0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a    # holds no USDC
 export WAYMARK_SEED=0 WAYMARK_CONFIRMATIONS=0
+# The stack's scheduled tasks wait a day: the reconcile checks below run
+# payments-reconcile themselves, and the stack's own run (every minute) could
+# settle, expire or prune a row between a check's set-up and its run.
+export WAYMARK_PUBLICATIONS_INTERVAL=86400
 # A facilitator that does not answer within 3 s is "no answer" (the
 # settlement timeout below); settling on anvil takes well under a second.
 export WAYMARK_FACILITATOR_URL=http://127.0.0.1:$fport WAYMARK_PAY_TO=$PAYTO WAYMARK_FACILITATOR_TIMEOUT_MS=3000

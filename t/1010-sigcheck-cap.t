@@ -154,10 +154,19 @@ mcp_prep="{\"jsonrpc\":\"2.0\",\"id\":7,\"method\":\"tools/call\",\"params\":{\"
 fcgi "$tmp/p" POST /a2a/message:send "$prep"
 is "$(st "$tmp/p"),$(field "$tmp/p" .task.status.state)" "200,TASK_STATE_COMPLETED" \
 	"a recognition preview through the node: answered (agent:1 is not registered here: needs_check)"
-# The node made slower than the budget (2 s): the first preview makes one
-# call, which its budget cuts, so the count below is exact.
+# The worker again, with a budget (20 s) that outlasts the slow node's
+# delay (6 s): the first preview holds the only place for those 6 s, whatever
+# the machine's load, and its next call arrives only after them, so the count
+# below is exact.
+kill $wpid; wait $wpid 2>/dev/null
+rm -f "$sock"
+WAYMARK_RPC_URL=$RECORD_URL WAYMARK_SIGCHECK_MAX_IN_FLIGHT=1 WAYMARK_SIGCHECK_TIMEOUT_MS=20000 \
+	"$WAYMARK_BUILD/waymark-fcgi" -c "$WAYMARK_VAR/waymark.conf" -s "$sock" -p remote -t 4 \
+	2>> "$WAYMARK_VAR/log/sigcap-worker.log" &
+wpid=$!
+n=0; until [ -S "$sock" ] || [ $n -ge 500 ]; do n=$((n + 1)); sleep 0.02; done
 curl -s -X POST "$RECORD_URL/reset" >/dev/null
-rpc_delay 5000
+rpc_delay 6000
 fcgi "$tmp/first" POST /a2a/message:send "$prep" & first=$!
 n=0; until [ "$(all_calls)" -ge 1 ] || [ $n -ge 250 ]; do n=$((n + 1)); sleep 0.02; done
 fcgi "$tmp/a" POST /a2a/message:send "$prep"
@@ -171,11 +180,10 @@ is "$(st "$tmp/m"),$(field "$tmp/m" '[.id, .error.code, .error.data.error, .erro
 	"200,7,-32001,chain_busy,1" "the same preview as an MCP tool call: a JSON-RPC error, chain_busy"
 like "$(hdr "$tmp/m" retry-after)" '^[0-9]+$' "  with Retry-After"
 is "$(all_calls)" 1 "  neither asked the node anything (one call: the first preview's)"
-wait $first
-is "$(st "$tmp/first"),$(field "$tmp/first" .task.status.state)" "200,TASK_STATE_FAILED" \
-	"the first preview, its one call cut at the 2 s budget: a failed task, no preview"
-like "$(field "$tmp/first" '.task.status.message.parts[0].text')" 'chain RPC could not be read' "  saying why"
 rpc_delay 0
+wait $first
+is "$(st "$tmp/first"),$(field "$tmp/first" .task.status.state)" "200,TASK_STATE_COMPLETED" \
+	"the first preview, through the slow node: answered"
 fcgi "$tmp/a" POST /a2a/message:send "$prep"
 is "$(st "$tmp/a")" 200 "the place is given back: the next preview is answered"
 grep -q 'preview: sigcheck_max_in_flight (1) requests are calling the RPC: refused' "$WAYMARK_VAR/log/sigcap-worker.log"
