@@ -76,7 +76,7 @@ GATE_OBJ := $(filter-out $(BUILD)/obj/fcgi/main.o,$(FCGI_OBJ))
 
 PROGS := $(BUILD)/waymark-fcgi $(BUILD)/waymark $(BUILD)/waymark-indexer
 # The suite's `node` (tools/node-call.c, docs/ARCHITECTURE.md, Test suite).
-TEST_PROGS := $(BUILD)/node-call
+TEST_PROGS := $(BUILD)/node-call $(BUILD)/wmsh.so
 GENERATED := $(BUILD)/nginx-routes.conf $(BUILD)/nginx-http.conf docs/openapi.json
 
 # Keep the unit-test objects between builds.
@@ -138,6 +138,15 @@ $(BUILD)/node-call: tools/node-call.c lib/banned.h Makefile
 	@mkdir -p $(dir $@)
 	@echo "  CC $@"; $(CC) -std=c11 -D_DEFAULT_SOURCE -Wall -Wextra -Werror -O2 $(HARDEN_CFLAGS) -Ilib \
 		$(CFLAGS) $(HARDEN_LDFLAGS) $(LDFLAGS) -o $@ tools/node-call.c
+
+# The suite's HTTP builtin for bash (tools/wmsh.c), loaded by t/lib/tap.sh:
+# without the sanitizers too (bash, which loads it, has none), against
+# bash's own headers (Debian's bash-builtins), and with libc alone.
+BASH_INC := -I/usr/lib/bash -I/usr/include/bash -I/usr/include/bash/include -I/usr/include/bash/builtins
+$(BUILD)/wmsh.so: tools/wmsh.c Makefile
+	@mkdir -p $(dir $@)
+	@echo "  CC $@"; $(CC) -std=gnu11 -DHAVE_CONFIG_H -DSHELL -Wall -Werror -O2 -fPIC -shared -Ilib \
+		$(BASH_INC) $(CFLAGS) -Wl,-z,relro,-z,now $(LDFLAGS) -o $@ tools/wmsh.c
 
 # Unit tests link every lib/ and handlers/ object (never fcgi/).
 $(BUILD)/t/%.t: $(BUILD)/obj/t/unit/%.o $(HANDLER_OBJ) $(LIB_OBJ)

@@ -34,7 +34,7 @@ trap 'rm -rf "$http_tmp"; "$top/tools/stack" stop >/dev/null 2>&1' EXIT
 "$top/tools/stack" start >/dev/null
 ok $? "a stack of its own starts, with the caches on"
 
-sql() { mariadb --defaults-file="$WAYMARK_VAR/my.cnf" -uroot -N -B -e "$1"; }
+sql() { db_query "$WAYMARK_VAR/my.cnf" "$1"; }
 now_ms() { date +%s%3N; }
 # What each read shows of the change made below.
 health() { req GET /health; jqr .database.schemaVersion; }

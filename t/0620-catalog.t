@@ -17,7 +17,7 @@ fixture_pid=
 cleanup() { [ -n "$fixture_pid" ] && kill "$fixture_pid" 2>/dev/null; "$top/tools/stack" stop >/dev/null 2>&1; }
 trap cleanup EXIT
 "$top/tools/stack" start >/dev/null
-sql() { mariadb --defaults-file="$WAYMARK_VAR/my.cnf" -uroot -N -B -e "$1"; }
+sql() { db_query "$WAYMARK_VAR/my.cnf" "$1"; }
 fixture() { # fixture COUNT PORT: (re)start the fixture with COUNT good items on PORT
 	[ -n "$fixture_pid" ] && kill "$fixture_pid" 2>/dev/null && wait "$fixture_pid" 2>/dev/null
 	export WAYMARK_CATALOG_URL=http://127.0.0.1:$2

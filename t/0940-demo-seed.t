@@ -6,7 +6,7 @@
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/http.sh"
 top=$(cd "$(dirname "$0")/.." && pwd)
-sql() { mariadb --defaults-file="$WAYMARK_VAR/my.cnf" -uroot -N -B -e "$1"; }
+sql() { db_query "$WAYMARK_VAR/my.cnf" "$1"; }
 
 is "$(sql "SELECT GROUP_CONCAT(lane, ':', n ORDER BY lane) FROM (SELECT lane, COUNT(*) n FROM reviews GROUP BY lane) x")" \
 	"boon_backed:8,receipt_verified:2,self_reported:2" "the seed published reviews in all three lanes"

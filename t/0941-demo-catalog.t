@@ -17,7 +17,7 @@ export WAYMARK_FACILITATOR_PORT=$((WAYMARK_TEST_PORT_BASE + 6))
 export WAYMARK_CATALOG_URL=http://127.0.0.1:$((WAYMARK_TEST_PORT_BASE + 7))
 rm -rf "$WAYMARK_VAR"
 trap '"$top/tools/stack" stop >/dev/null 2>&1; rm -rf "$http_tmp"' EXIT
-sql() { mariadb --defaults-file="$WAYMARK_VAR/my.cnf" -uroot -N -B -e "$1"; }
+sql() { db_query "$WAYMARK_VAR/my.cnf" "$1"; }
 
 out=$("$top/tools/stack" start 2>&1); rc=$?
 is "$rc" 0 "the stack starts with a catalog of its own and a demo seed: exit 0"

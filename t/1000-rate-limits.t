@@ -26,7 +26,7 @@ rm -rf "$WAYMARK_VAR"
 trap '"$top/tools/stack" stop >/dev/null 2>&1; rm -rf "$tmp"' EXIT
 "$top/tools/stack" start >/dev/null; ok $? "a stack with sign-in, signed and unlock rows at 30 requests/minute starts"
 conf=$WAYMARK_VAR/nginx
-sql() { mariadb --defaults-file="$WAYMARK_VAR/my.cnf" -uroot -N -B -e "$1"; }
+sql() { db_query "$WAYMARK_VAR/my.cnf" "$1"; }
 
 like "$(cat "$conf/waymark-http.conf")" 'limit_req_zone \$waymark_key_signin zone=waymark_signin:10m rate=30r/m;' \
 	"waymark-http.conf: the sign-in zone at the configured rate"

@@ -12,7 +12,7 @@
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/http.sh"
 BASE=$WAYMARK_TEST_URL
-sql() { mariadb --defaults-file="$WAYMARK_VAR/my.cnf" -uroot -N -B -e "$1"; }
+sql() { db_query "$WAYMARK_VAR/my.cnf" "$1"; }
 : > "$http_tmp/answers"
 keep() { printf '%s\n' "$body" >> "$http_tmp/answers"; }   # the answer in $body
 get() { req GET "$1"; is "$status" 200 "GET $1: 200"; keep; }

@@ -35,11 +35,16 @@ chain_stack() {
 }
 
 rpc() {
-	curl -s -H 'Content-Type: application/json' \
-		-d "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"$1\",\"params\":$2}" "$RPC" | jq -c .result
+	local data="{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"$1\",\"params\":$2}" status body headers
+	if [ -n "${wm_builtins:-}" ]; then   # t/lib/tap.sh
+		wm_http POST "$RPC" -H 'Content-Type: application/json' --data-binary "$data"
+		jq -c .result <<<"$body"
+	else
+		curl -s -H 'Content-Type: application/json' -d "$data" "$RPC" | jq -c .result
+	fi
 }
 
-sql() { mariadb --defaults-file="$WAYMARK_VAR/my.cnf" -uroot -N -B -e "$1"; }
+sql() { db_query "$WAYMARK_VAR/my.cnf" "$1"; }
 
 send() { node "$top/chain/send.mjs" --rpc "$RPC" --state "$STATE" "$@"; }
 

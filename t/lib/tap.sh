@@ -59,6 +59,17 @@ jq_in_order() { command -p jq "$@"; }
 
 diag() { printf '# %s\n' "$*"; }
 
+# The suite's HTTP builtin (tools/wmsh.c; docs/ARCHITECTURE.md, Test
+# suite): a request in the test's own shell, with no process started and
+# the connection kept (t/lib/http.sh's req, t/lib/chain.sh's rpc). Without
+# it (a build that has none) curl makes the same requests.
+wm_builtins=""
+if [ -f "${WAYMARK_BUILD:-}/wmsh.so" ] && enable -f "$WAYMARK_BUILD/wmsh.so" wm_http 2>/dev/null; then
+	wm_builtins=1
+fi
+# db_query DEFAULTS-FILE QUERY: one query as root, rows tab-separated (the sql helpers).
+db_query() { mariadb --defaults-file="$1" -uroot -N -B -e "$2"; }
+
 skip_all() { echo "1..0 # SKIP $*"; exit 0; }
 
 done_testing() {
