@@ -3,9 +3,10 @@
  * tools/run-tests puts it first on the suite's PATH under the name node.
  * `node SCRIPT.mjs ARGS...` becomes a call of SCRIPT's main in the suite's
  * long-lived helper (tools/node-helper.mjs), which has the tools' modules
- * loaded already; anything else (node's own options, a script without a
- * main, no helper running) runs the real node, WAYMARK_NODE_REAL, as
- * before. To its caller it is the process it replaces: the same output,
+ * loaded already, and so does `node -e CODE ARGS...` (the helper runs the
+ * code, or answers "run it yourself" for code it cannot run as a call);
+ * anything else (node's other options, a script without a main, no helper
+ * running) runs the real node, WAYMARK_NODE_REAL, as before. To its caller it is the process it replaces: the same output,
  * standard input when the tool reads it, and the same exit status.
  *
  * Environment: WAYMARK_NODE_HELPER (the helpers' socket path; helper K of
@@ -273,11 +274,12 @@ static int send_stdin(int fd)
 
 int main(int argc, char **argv)
 {
-	/* node's own options (-e, --input-type, ...) and a bare node: the real one. */
-	if (argc < 2 || argv[1][0] == '-')
+	/* node's own options (but -e CODE), and a bare node: the real one. */
+	bool eval = argc >= 3 && strcmp(argv[1], "-e") == 0;
+	if (argc < 2 || (argv[1][0] == '-' && !eval))
 		run_real(argv);
 	size_t alen = strlen(argv[1]);
-	if (alen < 4 || strcmp(argv[1] + alen - 4, ".mjs") != 0)
+	if (!eval && (alen < 4 || strcmp(argv[1] + alen - 4, ".mjs") != 0))
 		run_real(argv);
 	int fd = helper_connect();
 	if (fd < 0)

@@ -6,9 +6,12 @@
 // once, by the first call, instead of once per process: that load is most
 // of a short tool's time. Calls run at once, each with its own arguments,
 // environment, output and exit status, and its own clients (a tool makes
-// them in main). A script that has no main (a server, a tool not yet made
-// callable) is answered "run it yourself", and node-call starts it as a
-// process of its own. A server's main (the facilitator) answers when
+// them in main). `node -e CODE ARGS...` is a call too: the code runs as a
+// function of its own, with its own process.argv, console, exit status and
+// require (evalMain below). A script that has no main (a server, a tool
+// not yet made callable), and code that reads its standard input, waits
+// for anything or serves, is answered "run it yourself", and node-call
+// starts it as a process of its own. A server's main (the facilitator) answers when
 // io.signal aborts, which is when its node-call goes away (it was killed):
 // the server lives as long as the process its starter holds.
 //
@@ -20,7 +23,10 @@ import net from 'node:net';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { run } from './cli.mjs';
+import { createRequire } from 'node:module';
+import { Console } from 'node:console';
+import { Writable } from 'node:stream';
+import { run, Exit } from './cli.mjs';
 
 const sock = process.argv[2];
 if (!sock) {
@@ -41,6 +47,38 @@ function hasMain(file) {
   return yes;
 }
 
+// node -e CODE: what a call can run. Code that reads standard input
+// synchronously, or goes on after its last statement (a timer, a promise,
+// a server), needs a process of its own.
+function evalable(code) {
+  return typeof code === 'string' &&
+    !/readFileSync\(\s*(0|['"]\/dev\/stdin)|process\.stdin|createServer|\.listen\(|setTimeout|setInterval|setImmediate|await|async|\.then\(|new Promise|child_process|process\.on\(/.test(code);
+}
+
+// The code of `node -e CODE ARGS...` as a call: a function of its own
+// whose process, console and require are this call's (argv, environment,
+// output, exit status and the caller's directory); process.exit ends the
+// call, not the helper.
+async function evalMain([code, ...args], io) {
+  const stream = (put) => new Writable({ write(chunk, enc, done) { put(chunk); done(); } });
+  const con = new Console({ stdout: stream(io.out), stderr: stream(io.err) });
+  const proc = {
+    argv: [process.execPath, ...args],
+    env: io.env,
+    exitCode: undefined,
+    stdout: { write: (s) => { io.out(s); return true; } },
+    stderr: { write: (s) => { io.err(s); return true; } },
+    exit: (status) => { throw new Exit(status ?? proc.exitCode ?? 0); },
+    cwd: () => io.resolve('.'),
+    platform: process.platform,
+    version: process.version,
+    versions: process.versions,
+  };
+  const req = createRequire(path.join(io.resolve('.'), '[eval]'));
+  new Function('require', 'process', 'console', code)(req, proc, con);
+  return proc.exitCode ?? 0;
+}
+
 function frame(type, body) {
   const b = Buffer.isBuffer(body) ? body : Buffer.from(body ?? '');
   const h = Buffer.alloc(5);
@@ -52,9 +90,10 @@ function frame(type, body) {
 let calls = 0;
 async function serve(conn, req) {
   const [script, ...argv] = req.argv;
-  const file = script ? path.resolve(req.cwd, script) : '';
-  if (!/\.mjs$/.test(file) || !hasMain(file)) {
-    process.stderr.write(`node-helper: ${file}: no main, run by node itself\n`);
+  const evalCode = script === '-e';
+  const file = evalCode ? '-e' : script ? path.resolve(req.cwd, script) : '';
+  if (evalCode ? !evalable(argv[0]) : !/\.mjs$/.test(file) || !hasMain(file)) {
+    process.stderr.write(`node-helper: ${file}: ${evalCode ? 'code that needs a process' : 'no main'}, run by node itself\n`);
     conn.end(frame('F'));
     return;
   }
@@ -97,9 +136,13 @@ async function serve(conn, req) {
   };
   let status;
   try {
-    const mod = await import(pathToFileURL(file).href);
-    if (typeof mod.main !== 'function') throw new Error(`${file} exports no main function`);
-    status = await run(mod.main, argv, io);
+    if (evalCode) {
+      status = await run(evalMain, argv, io);
+    } else {
+      const mod = await import(pathToFileURL(file).href);
+      if (typeof mod.main !== 'function') throw new Error(`${file} exports no main function`);
+      status = await run(mod.main, argv, io);
+    }
   } catch (e) {
     io.err(`node-helper: ${e && e.stack ? e.stack : String(e)}\n`);
     status = 1;
