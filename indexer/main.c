@@ -77,11 +77,6 @@ struct source {
 	bool dense;                /* its last range had DENSE_EVENTS or more */
 	uint64_t backoff;          /* ms before the next try after a failure */
 	double retry_at;           /* monotonic seconds; 0: due now */
-	/* Caught up at chain head idle_head (safe block idle_safe) in its last full step: until
-	 * full_due (monotonic seconds) a round with the same head has nothing for it to do. */
-	bool idle;
-	uint64_t idle_head, idle_safe;
-	double full_due;
 };
 
 struct ix {
@@ -92,8 +87,6 @@ struct ix {
 	struct source src[SRC__MAX];
 	size_t nsrc;
 	struct source *cur;        /* the source being stepped */
-	bool round_head_ok;        /* round_head holds this round's chain head */
-	uint64_t round_head;
 	struct lease lease;
 	bool lease_failing;        /* the last lease statement failed (logged once) */
 	bool standby_said;         /* "standing by" is logged since it last held the lease */
@@ -136,19 +129,6 @@ chain_head(struct ix *x, uint64_t *head)
 	if (rc < 0)
 		snprintf(x->err, sizeof(x->err), "%s", x->rpc.err);
 	return rc;
-}
-
-/* The chain head for this round: asked once, whichever source asks first. */
-static int
-round_head(struct ix *x, uint64_t *head)
-{
-	if (!x->round_head_ok) {
-		if (chain_head(x, &x->round_head) < 0)
-			return -1;
-		x->round_head_ok = true;
-	}
-	*head = x->round_head;
-	return 0;
 }
 
 /*
@@ -692,12 +672,14 @@ out:
  * caught up (nothing to do), 0 after progress, -1 on error.
  */
 static int
-step_full(struct ix *x, uint64_t head, uint64_t *safe_out)
+step(struct ix *x, uint64_t *safe_out)
 {
 	struct checkpoint cp;
-	uint64_t safe, from, to;
+	uint64_t head, safe, from, to;
 	int r;
 
+	if (chain_head(x, &head) < 0)
+		return -1;
 	if (store_checkpoint(&x->cur->st, &cp) != DB_OK || store_note_head(&x->cur->st, head) != DB_OK)
 		return db_fail(x, "reading the checkpoint");
 	safe = head >= x->cfg->confirmations ? head - x->cfg->confirmations : 0;
@@ -722,42 +704,6 @@ step_full(struct ix *x, uint64_t head, uint64_t *safe_out)
 		/* The node refused the range (too many results): halve it. */
 		x->cur->range = (to - from + 1) / 2 ? (to - from + 1) / 2 : 1;
 		to = from + x->cur->range - 1;
-	}
-	return r;
-}
-
-/*
- * A full step checks a caught-up source's checkpoint against the chain at
- * least this often (seconds): a round whose chain head is the one that
- * source was caught up at has nothing new for it before then, so a short
- * indexer_poll_ms costs one eth_blockNumber a round while the chain is
- * quiet, not a checkpoint read, a head note and a block fetch per source
- * (a reorg that keeps the head's number is seen within this time). With
- * indexer_poll_ms of a second or more every step is full.
- */
-#define FULL_CHECK_S 1.0
-
-/* One step of the current source: step_full, or nothing while it is caught up at an unchanged head. */
-static int
-step(struct ix *x, uint64_t *safe_out)
-{
-	struct source *src = x->cur;
-	double now = now_s();
-	uint64_t head;
-	int r;
-
-	if (round_head(x, &head) < 0)
-		return -1;
-	if (src->idle && src->idle_head == head && now < src->full_due) {
-		*safe_out = src->idle_safe;
-		return 1;
-	}
-	r = step_full(x, head, safe_out);
-	src->idle = r == 1;
-	if (src->idle) {
-		src->idle_head = head;
-		src->idle_safe = *safe_out;
-		src->full_due = now + FULL_CHECK_S;
 	}
 	return r;
 }
@@ -816,9 +762,6 @@ lease_turn(struct ix *x)
 		    " now (%" PRIu64 " ms, renewed every %" PRIu64 " ms): indexing\n", l->id, l->chain_id,
 		    l->ms, l->ms / 3);
 		x->standby_said = false;
-		/* Another holder may have moved the checkpoints meanwhile: each source checks its own. */
-		for (size_t i = 0; i < x->nsrc; i++)
-			x->src[i].idle = false;
 	} else if (!holds && was) {
 		fprintf(stderr, "waymark-indexer: lease: lost the indexer lease (it expired before this "
 		    "renewal): standing by\n");
@@ -913,8 +856,6 @@ main(int argc, char **argv)
 	while (!stopping) {
 		bool idle = true, waiting = false;
 		double now = now_s(), wake = now + (double)cfg.indexer_poll_ms / 1000;
-
-		x.round_head_ok = false;
 
 		if (now >= lease_due)
 			lease_due = lease_turn(&x);
