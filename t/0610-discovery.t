@@ -21,7 +21,7 @@ WAYMARK_CONFIG=$WAYMARK_VAR/waymark.conf "$WAYMARK_BUILD/waymark" catalog-sync >
 ok $? "the catalog fixture is synced"
 
 schema=$top/t/schemas/discovery-snapshot.json
-get() { status=$(curl -s -o "$WAYMARK_VAR/body" -w '%{http_code}' "$URL$1"); body=$(cat "$WAYMARK_VAR/body"); }
+get() { wreq GET "$URL$1"; printf '%s' "$body" > "$WAYMARK_VAR/body"; }
 valid() { # valid DESCRIPTION: the body satisfies the schema
 	local v; v=$(node "$top/t/tools/validate.mjs" "$schema" < "$WAYMARK_VAR/body" 2>&1)
 	is "$v" valid "$1: valid against the discovery schema"

@@ -31,7 +31,7 @@ fixture() { # fixture COUNT PORT: (re)start the fixture with COUNT good items on
 	grep -q ready "$WAYMARK_VAR/fixture.out" || diag "the catalog fixture on port $2 did not start: $(cat "$WAYMARK_VAR/fixture.err")"
 }
 sync() { WAYMARK_CONFIG=$WAYMARK_VAR/waymark.conf "$WAYMARK_BUILD/waymark" catalog-sync 2>&1; }
-get() { status=$(curl -s -o "$WAYMARK_VAR/body" -w '%{http_code}' "$URL$1"); body=$(cat "$WAYMARK_VAR/body"); }
+get() { wreq GET "$URL$1"; printf '%s' "$body" > "$WAYMARK_VAR/body"; }
 
 fixture 250 "$fport"
 out=$(sync); ok $? "catalog-sync succeeds"

@@ -20,7 +20,7 @@ chain_id=$(jq -r .chainId "$STATE"); companion=$(jq -r .companion "$STATE")
 viem=$top/t/tools/node_modules/viem/_cjs/index.js
 rid_of() { node -e 'const {keccak256,toBytes}=require(process.argv[1]);const u=new URL(process.argv[3]);console.log(keccak256(toBytes(`boon:x402-route:v1\n${process.argv[2]}\n${u.origin}\n${u.pathname}`)))' "$viem" "$1" "$2"; }
 # The weather routes of the fixture with the lowest and highest route IDs.
-get() { status=$(curl -s -o "$WAYMARK_VAR/body" -w '%{http_code}' "$URL$1"); body=$(cat "$WAYMARK_VAR/body"); }
+get() { wreq GET "$URL$1"; printf '%s' "$body" > "$WAYMARK_VAR/body"; }
 get "/api/v1/x402/discovery?q=weather&limit=20"
 first=$(jq -r '.candidates[0].routeId' <<<"$body"); last=$(jq -r '.candidates[-1].routeId' <<<"$body")
 ok $([ "$first" \< "$last" ] && echo 0 || echo 1) "without reviews the weather routes are in route-ID order"
@@ -31,8 +31,8 @@ tx=$(printf '%s\n' "$rec" | head -n1 | jq -r .txHash); li=$(printf '%s\n' "$rec"
 tx2=$(printf '%s\n' "$rec" | tail -n1 | jq -r .txHash); li2=$(printf '%s\n' "$rec" | tail -n1 | jq -r .logIndex)
 now=$(date +%s)
 sign() { node "$top/t/tools/sign-review.mjs" "$1" "$chain_id" "$companion" "$2" "$3" "$4" "$5" "$6"; }
-post() { status=$(curl -s -o "$WAYMARK_VAR/body" -w '%{http_code}' -H 'Content-Type: application/json' \
-	--data-binary "$1" "$URL/api/v1/x402/reviews"); body=$(cat "$WAYMARK_VAR/body"); }
+post() { wreq POST "$URL/api/v1/x402/reviews" -H 'Content-Type: application/json' --data-binary "$1"
+	printf '%s' "$body" > "$WAYMARK_VAR/body"; }
 check() { # check STATUS CODE FIELD DESCRIPTION
 	is "$status" "$1" "$4: status $1"
 	is "$(jq -r .error <<<"$body")" "$2" "$4: error $2"

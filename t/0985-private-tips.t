@@ -48,9 +48,7 @@ held=$pdir/held; : > "$held"            # answers that may carry a secret (unloc
 # status, and the headers and body to FILE. r: a public read; rs: an answer that may carry a secret.
 q() {
 	local file=$1 method=$2 path=$3; shift 3
-	status=$(curl -s -o "$pdir/b" -D "$pdir/h" -w '%{http_code}' -X "$method" "$@" "$URL$path")
-	IFS= read -r -d '' body < "$pdir/b"; IFS= read -r -d '' headers < "$pdir/h"
-	body=${body%$'\n'}; headers=${headers//$'\r'/}
+	wreq "$method" "$URL$path" "$@"
 	printf '%s %s %s\n' "$status" "$method" "$path" >> "$seen"
 	printf '%s\n%s\n' "$headers" "$body" >> "$file"
 }

@@ -65,8 +65,8 @@ rpc_record() {
 	until grep -q listening "$WAYMARK_VAR/record.out" 2>/dev/null || [ $n -ge 500 ]; do n=$((n + 1)); sleep 0.02; done
 	grep -q listening "$WAYMARK_VAR/record.out"
 }
-rpc_calls() { curl -s "$RECORD_URL/calls" | jq -r --arg m "$1" '.[$m] // 0'; }
-rpc_delay() { curl -s -X POST "$RECORD_URL/delay/$1" >/dev/null; }
+rpc_calls() { local status body headers; wreq GET "$RECORD_URL/calls"; jq -r --arg m "$1" '.[$m] // 0' <<<"$body"; }
+rpc_delay() { local status body headers; wreq POST "$RECORD_URL/delay/$1"; }
 
 head_block() { printf '%d' "$(rpc eth_blockNumber '[]' | tr -d '"')"; }
 

@@ -2,6 +2,7 @@
 # (set by tools/run-tests, e.g. http://127.0.0.1:10100).
 #
 #   req METHOD PATH [curl args...]   sets $status, $body and $headers
+#   (wreq METHOD URL, in t/lib/tap.sh, is req with a whole URL)
 #   jqr FILTER                       jq -r FILTER on $body
 #   header NAME                      the value of a response header
 #   check_error STATUS CODE DESC     asserts status, JSON error code and a message
@@ -11,17 +12,7 @@ trap 'rm -rf "$http_tmp"' EXIT
 
 req() {
 	local method=$1 path=$2; shift 2
-	if [ -n "${wm_builtins:-}" ]; then   # t/lib/tap.sh
-		wm_http "$method" "$WAYMARK_TEST_URL$path" "$@"
-		[ $? = 125 ] || return 0         # an option the builtin does not take: curl
-	fi
-	status=$(curl -s -o "$http_tmp/body" -D "$http_tmp/headers" -w '%{http_code}' \
-		-X "$method" "$@" "$WAYMARK_TEST_URL$path")
-	# (Read by bash itself: these run thousands of times in the suite, and
-	# a process costs more than the read.)
-	body=$(<"$http_tmp/body")
-	headers=$(<"$http_tmp/headers")
-	headers=${headers//$'\r'/}
+	wreq "$method" "$WAYMARK_TEST_URL$path" "$@"
 }
 
 jqr() { jq -r "$1" <<<"$body" 2>/dev/null; }

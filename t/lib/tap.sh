@@ -67,6 +67,21 @@ wm_builtins=""
 if [ -f "${WAYMARK_BUILD:-}/wmsh.so" ] && enable -f "$WAYMARK_BUILD/wmsh.so" wm_http 2>/dev/null; then
 	wm_builtins=1
 fi
+# wreq METHOD URL [curl args...]: one request; sets $status (000 when no
+# answer came), $body and $headers (without CR), as t/lib/http.sh's req.
+wreq() {
+	local method=$1 url=$2 t; shift 2
+	if [ -n "$wm_builtins" ]; then
+		wm_http "$method" "$url" "$@"
+		[ $? = 125 ] || return 0         # an option the builtin does not take: curl
+	fi
+	t=$(mktemp -d) || return 1
+	status=$(curl -s -o "$t/body" -D "$t/headers" -w '%{http_code}' -X "$method" "$@" "$url")
+	body=$(<"$t/body")
+	headers=$(<"$t/headers")
+	headers=${headers//$'\r'/}
+	rm -rf "$t"
+}
 # db_query DEFAULTS-FILE QUERY: one query as root, rows tab-separated (the sql helpers).
 db_query() { mariadb --defaults-file="$1" -uroot -N -B -e "$2"; }
 
