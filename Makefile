@@ -33,7 +33,7 @@ NPROC := $(shell nproc 2>/dev/null || echo 1)
 
 PKGS := fcgi json-c libsecp256k1 nettle openssl libcurl libmariadb
 PKG_CFLAGS = $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null)
+PKG_LIBS = $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lstemmer -lm
 
 # Hardened by default: fortified libc calls, stack protector, PIE and full
 # RELRO. Our flags live in WM_CFLAGS and WM_LDFLAGS; CFLAGS and LDFLAGS from
@@ -75,8 +75,9 @@ GALERA_BIN := $(GALERA_SRC:t/galera/%.c=$(BUILD)/galera/%.t)
 GATE_OBJ := $(filter-out $(BUILD)/obj/fcgi/main.o,$(FCGI_OBJ))
 
 PROGS := $(BUILD)/waymark-fcgi $(BUILD)/waymark $(BUILD)/waymark-indexer
-# The suite's `node` (tools/node-call.c, docs/ARCHITECTURE.md, Test suite).
-TEST_PROGS := $(BUILD)/node-call
+# The suite's `node` (tools/node-call.c, docs/ARCHITECTURE.md, Test suite),
+# and the ranking's relevance measure (tools/relevance.c, t/relevance/).
+TEST_PROGS := $(BUILD)/node-call $(BUILD)/relevance
 # The suite's HTTP builtin, where bash's headers are (tools/deps installs
 # them; without it the tests send their requests with curl).
 ifneq ($(wildcard /usr/lib/bash/loadables.h),)
@@ -134,6 +135,9 @@ $(BUILD)/waymark-indexer: $(INDEXER_OBJ) $(LIB_OBJ)
 	@echo "  LD $@"; $(CC) $(WM_LDFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
 $(BUILD)/waymark: $(BUILD)/obj/tools/waymark.o $(HANDLER_OBJ) $(LIB_OBJ)
+	@echo "  LD $@"; $(CC) $(WM_LDFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
+
+$(BUILD)/relevance: $(BUILD)/obj/tools/relevance.o $(LIB_OBJ)
 	@echo "  LD $@"; $(CC) $(WM_LDFLAGS) $(LDFLAGS) -o $@ $^ $(PKG_LIBS)
 
 # Test plumbing, started for every `node` of the suite: built without the
@@ -249,7 +253,7 @@ endif
 # into an archive each target links from. `make fuzz` runs each target for
 # FUZZ_SECONDS; `make fuzz-smoke` (run by `make test`) runs each over its
 # seeds plus a few thousand mutations and fails on any finding (tools/fuzz).
-FUZZ_TARGETS := a2a abi blob activity baseline catalog client cursor factid gratitude json mpp path receipt routenote siwx unlock url x402
+FUZZ_TARGETS := a2a abi blob activity baseline catalog client cursor factid gratitude json mpp path receipt routenote search siwx unlock url x402
 FUZZ_SECONDS ?= 30
 FUZZ_DIR := build-fuzz
 FUZZ_CC ?= clang

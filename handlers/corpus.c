@@ -3,7 +3,7 @@
  * docs/ARCHITECTURE.md, Discovery corpus).
  *
  * Each worker process keeps the described routes in memory (the corpus: verified
- * routes, their text in a word-prefix index, usage and prices), so a
+ * routes, their text in a search index (search.h), usage and prices), so a
  * request touches no table. At most every discovery_check_ms cheap
  * fingerprint queries tell whether contexts or the catalog changed (full
  * reload), or only the recognition index or the reviews moved; the first
@@ -21,7 +21,7 @@
  * refresher, chosen under refresh_state.mu) reads the fingerprints and
  * builds the next corpus outside the lock: a full reload builds a new
  * one; a usage or reviews reload copies the entry array and shares the
- * strings and the word index of the current corpus, which nothing changes
+ * strings and the search index of the current corpus, which nothing changes
  * while they are shared. It takes corpus_lock only to swap the result in.
  * A query holds corpus_lock from corpus_acquire to corpus_release and
  * copies into its answer what the answer keeps, so once the swap has the
@@ -49,7 +49,7 @@
 
 /*
  * One corpus per worker process, shared by its threads: corpus_lock guards
- * it and its per-query scratch (match, touched, seen, rel, gen), so one
+ * it and its per-query scratch (sc), so one
  * query runs at a time in a process. Discovery is CPU-bound and short;
  * the free pool runs at least as many processes as cores. A refresh
  * holds it only to swap in a corpus it built without it (corpus_swap).
@@ -164,12 +164,9 @@ corpus_clear(struct corpus *k)
 	for (size_t i = 0; i < k->n; i++)
 		cand_free(&k->e[i]);
 	free(k->e);
-	free(k->match);
-	free(k->touched);
-	free(k->seen);
-	free(k->rel);
 	free(k->order);
-	wordindex_release(&k->wi);
+	search_scratch_release(&k->sc);
+	search_index_release(&k->ix);
 	memset(k, 0, sizeof(*k));
 }
 
@@ -574,6 +571,7 @@ load_corpus(struct db *db, struct corpus *k, long long now)
 	struct sql q = SQL_ON(b);
 	struct cand *c = NULL;
 	struct route_parts *parts;
+	struct search_builder *sb;
 	size_t n = 0, cap = 0, kept = 0;
 	enum db_rc rc;
 
@@ -619,22 +617,21 @@ load_corpus(struct db *db, struct corpus *k, long long now)
 	if (parts == NULL)
 		return DB_ERROR;
 	free(parts);
-	k->match = calloc(kept * F__MAX + 1, sizeof(*k->match));
-	k->touched = calloc(kept + 1, sizeof(*k->touched));
-	k->seen = calloc(kept + 1, sizeof(*k->seen));
-	k->rel = calloc(kept + 1, sizeof(*k->rel));
-	wordindex_init(&k->wi);
-	if (k->match == NULL || k->touched == NULL || k->seen == NULL || k->rel == NULL)
+	if (kept > UINT32_MAX - 2 || search_scratch_init(&k->sc, (uint32_t)kept) < 0 ||
+	    (sb = search_builder_new()) == NULL)
 		return DB_ERROR;
 	for (size_t i = 0; i < kept; i++) {
 		const char *text[F__MAX] = { c[i].title, c[i].summary, c[i].context, c[i].url };
+		size_t len[F__MAX];
 
 		for (int f = 0; f < F__MAX; f++)
-			if (text[f] && wordindex_add(&k->wi, (uint32_t)i, (unsigned)f, text[f],
-			    strlen(text[f])) < 0)
-				return DB_ERROR;
+			len[f] = text[f] ? strlen(text[f]) : 0;
+		if (search_builder_add(sb, text, len) < 0) {
+			search_builder_free(sb);
+			return DB_ERROR;
+		}
 	}
-	return wordindex_build(&k->wi) < 0 ? DB_ERROR : DB_OK;
+	return search_builder_finish(sb, &k->ix) < 0 ? DB_ERROR : DB_OK;
 }
 
 /* One fingerprint query's single value into out[cap]; "" when NULL. */
@@ -657,7 +654,7 @@ fingerprint(struct db *db, const struct sql *q, char *out, size_t cap)
 
 /*
  * Forget in a what b shares with it (one is a partial reload of the other:
- * the same entries with the same strings and word index), so that
+ * the same entries with the same strings and search index), so that
  * corpus_clear(a) frees only what is a's alone: its entry array, and the
  * review items, order and scratch that b does not hold too.
  */
@@ -673,16 +670,14 @@ corpus_unshare(struct corpus *a, const struct corpus *b)
 	}
 	if (a->order == b->order)
 		a->order = NULL;
-	if (a->match == b->match) {
-		a->match = a->touched = a->seen = NULL;
-		a->rel = NULL;
-	}
-	memset(&a->wi, 0, sizeof(a->wi));
+	if (a->sc.score == b->sc.score)
+		memset(&a->sc, 0, sizeof(a->sc));
+	memset(&a->ix, 0, sizeof(a->ix));
 }
 
 /*
  * k becomes a partial copy of cur: its own entry array, everything else
- * shared (the strings, the word index, the review items, the order), and
+ * shared (the strings, the search index, the review items, the order), and
  * no scratch, which corpus_swap hands over. -1 when out of memory.
  */
 static int
@@ -704,7 +699,7 @@ corpus_share(struct corpus *k, const struct corpus *cur)
 	k->order = cur->order;
 	k->activity = cur->activity;
 	k->reviews_ok = cur->reviews_ok;
-	k->wi = cur->wi;
+	k->ix = cur->ix;
 	return 0;
 }
 
@@ -819,12 +814,7 @@ corpus_swap(struct corpus *next, bool shared)
 	struct corpus old = corpus;
 
 	if (shared) {
-		next->match = old.match;
-		next->touched = old.touched;
-		next->seen = old.seen;
-		next->rel = old.rel;
-		next->gen = old.gen;
-		next->ntouched = 0;
+		next->sc = old.sc;
 		corpus_unshare(&old, next);
 	}
 	corpus = *next;

@@ -1,7 +1,7 @@
 /*
  * corpus.h: the discovery corpus of a worker process (docs/ARCHITECTURE.md,
- * Discovery corpus): the described routes, their text in a word-prefix
- * index, their usage, review evidence and prices, kept current from the
+ * Discovery corpus): the described routes, their text in a search index
+ * (search.h), their usage, review evidence and prices, kept current from the
  * database. discovery.c answers from it.
  *
  * One corpus per process, shared by its threads behind corpus_lock. The
@@ -25,7 +25,7 @@
 #include "db.h"
 #include "http.h"
 #include "sql.h"
-#include "wordindex.h"
+#include "search.h"
 
 /*
  * Review slots of a candidate, and how many one evidence lane fills while
@@ -35,8 +35,9 @@
 #define CORPUS_REVIEWS_MAX 10
 #define CORPUS_LANE_SLOTS 4
 
-/* The indexed text fields of an entry (wordindex field numbers). */
+/* The indexed text fields of an entry (search.h field numbers). */
 enum field_id { F_TITLE, F_SUMMARY, F_CONTEXT, F_URL, F__MAX };
+_Static_assert(F__MAX == SEARCH_FIELDS, "the corpus indexes SEARCH_FIELDS fields");
 
 /* One described route of the corpus. Strings are malloc'd. */
 struct cand {
@@ -56,9 +57,8 @@ struct cand {
 };
 
 /*
- * The corpus. The query scratch (match, touched, ntouched, seen, rel,
- * gen) is sized with the entries and belongs to the one query that holds
- * corpus_lock; a query leaves match zeroed and ntouched 0 behind it.
+ * The corpus. The query scratch (sc) is sized with the entries and
+ * belongs to the one query that holds corpus_lock.
  */
 struct corpus {
 	bool loaded;
@@ -74,13 +74,8 @@ struct corpus {
 	bool reviews_ok;            /* the reviews loaded */
 	struct cand *e;             /* sorted by route ID */
 	size_t n;
-	struct wordindex wi;
-	uint32_t *match;            /* per entry and field: bit per query term */
-	uint32_t *touched;          /* entries matched by this query */
-	size_t ntouched;
-	uint32_t *seen;             /* per entry: the query generation that touched it */
-	int *rel;                   /* per entry: relevance within this query */
-	uint32_t gen;
+	struct search_index ix;     /* the entries' text: document i is entry i */
+	struct search_scratch sc;
 };
 
 /*

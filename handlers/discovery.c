@@ -6,12 +6,15 @@
  *
  * Candidates are routes with a description whose method and URL recompute
  * to their route ID: a published, unexpired route context, or a listing of
- * the synced x402 network catalog. `q` is split into at most 8 terms, each
- * matched case-insensitively against the title, the summary, the URL and
- * the signed context text; matchReasons say which term matched which
- * field. Order: relevance (terms matched, weighted title 3, summary and
- * context 2, URL 1), then boon_backed review count, then distinct
- * boon_backed reviewers, then route ID. Token holdings, burns and
+ * the synced x402 network catalog. `q` is parsed by the search engine
+ * (lib/search.h: at most 8 words besides stop words, each matched by its
+ * English stem, its synonyms and, the unfinished last word, as the start
+ * of a word) against the title, the summary, the URL and the signed
+ * context text; matchReasons say which term matched which field, and how
+ * when not by its own word. Order: relevance (BM25F, weighted title 3,
+ * summary and context 2, URL 1; docs/ARCHITECTURE.md, Discovery
+ * ranking), then boon_backed review count, then distinct boon_backed
+ * reviewers, then route ID. Token holdings, burns and
  * recognition amounts never rank, and neither do receipt_verified,
  * self_reported or client_settlement reviews. Each candidate carries up
  * to 10 reviews (newest first, every lane, at most 4 of one lane while
@@ -31,8 +34,7 @@
  * newest unexpired context describes it, else a catalog listing does.
  *
  * The corpus (corpus.h) keeps the described routes in memory, so a
- * request touches no table, and keeps them current. Terms match word
- * prefixes ("weath" finds "weather"), case-insensitively for ASCII.
+ * request touches no table, and keeps them current.
  *
  * Coverage: each source has its own state. routes (contexts and catalog)
  * are needed by every query: when they cannot be read the corpus is
@@ -59,103 +61,109 @@
 #include "sql.h"
 #include "table.h"
 #include "timefmt.h"
-#include "wordindex.h"
+#include "search.h"
 #include "banned.h"
-
-#define TERMS_MAX 8
 
 static const char *const field_names[F__MAX] = {
 	[F_TITLE] = "title", [F_SUMMARY] = "summary", [F_CONTEXT] = "signed route context",
 	[F_URL] = "URL",
 };
-static const int field_weight[F__MAX] = { [F_TITLE] = 3, [F_SUMMARY] = 2, [F_CONTEXT] = 2, [F_URL] = 1 };
-
-struct terms {
-	size_t n;
-	char t[TERMS_MAX][65];      /* lowercase words */
-};
-
-static void
-add_term(const char *word, void *arg)
-{
-	struct terms *tm = arg;
-
-	if (tm->n == TERMS_MAX)
-		return;
-	for (size_t i = 0; i < tm->n; i++)
-		if (strcmp(tm->t[i], word) == 0)
-			return;
-	snprintf(tm->t[tm->n++], sizeof(tm->t[0]), "%s", word);
-}
 
 /* The entries hit_rank orders; per thread. */
 static _Thread_local const struct cand *rank_entries;
 
 struct hit {
 	uint32_t doc;
-	int relevance;
+	float score;
 };
 
-/* Higher relevance first; then review evidence and route ID (corpus order). */
+/* Higher score first; then review evidence and route ID (corpus order). */
 static int
 hit_rank(const void *a, const void *b)
 {
 	const struct hit *x = a, *y = b;
 
-	if (x->relevance != y->relevance)
-		return y->relevance - x->relevance;
+	if (x->score != y->score)
+		return x->score < y->score ? 1 : -1;
 	return corpus_evidence_cmp(x->doc, y->doc, rank_entries);
 }
 
-struct match_ctx {
-	struct corpus *k;
-	unsigned term;
-};
-
+/* Append s to line[cap] at *off, never past its end. */
 static void
-on_match(uint32_t doc, unsigned fields, void *arg)
+line_add(char *line, size_t cap, size_t *off, const char *s)
 {
-	struct match_ctx *m = arg;
-	struct corpus *k = m->k;
-	uint32_t bit = 1u << m->term, *mt = &k->match[doc * F__MAX];
+	if (*off < cap)
+		*off += (size_t)snprintf(line + *off, cap - *off, "%s", s);
+}
 
-	if (k->seen[doc] != k->gen) {
-		k->seen[doc] = k->gen;
-		k->rel[doc] = 0;
-		k->touched[k->ntouched++] = doc;
-	}
-	for (int f = 0; f < F__MAX; f++)
-		if ((fields & (1u << f)) && !(mt[f] & bit)) {
-			mt[f] |= bit;
-			k->rel[doc] += field_weight[f];
+/*
+ * Why c (document doc of k's index) matched q: per field, one sentence
+ * for the terms that matched by their own stem, and one for each term that
+ * matched in another way (its stem differs from the word, a synonym, the
+ * start of a word), naming what it matched.
+ */
+static void
+field_reasons(json_object *a, const struct corpus *k, const struct search_query *q, uint32_t doc)
+{
+	int how[SEARCH_TERMS_MAX][SEARCH_FIELDS];
+	char line[128 + SEARCH_TERMS_MAX * (SEARCH_WORD_MAX + 4)], part[3 * SEARCH_WORD_MAX + 64];
+
+	for (size_t t = 0; t < q->n; t++)
+		search_explain(&k->ix, q, t, doc, how[t]);
+	for (int f = 0; f < F__MAX; f++) {
+		size_t off = 0, nplain = 0;
+
+		for (size_t t = 0; t < q->n; t++) {
+			const struct search_exp *e = how[t][f] >= 0 ? &q->t[t].exp[how[t][f]] : NULL;
+
+			if (e && e->how == SEARCH_WORD && strcmp(q->t[t].word, q->t[t].stem) == 0)
+				nplain++;
 		}
+		if (nplain > 0) {
+			line_add(line, sizeof(line), &off, nplain > 1 ? "The query terms " : "The query term ");
+			for (size_t t = 0, n = 0; t < q->n; t++) {
+				const struct search_exp *e = how[t][f] >= 0 ? &q->t[t].exp[how[t][f]] : NULL;
+
+				if (e && e->how == SEARCH_WORD && strcmp(q->t[t].word, q->t[t].stem) == 0) {
+					snprintf(part, sizeof(part), "%s\"%s\"", n++ ? ", " : "", q->t[t].word);
+					line_add(line, sizeof(line), &off, part);
+				}
+			}
+			snprintf(part, sizeof(part), " matched the %s.", field_names[f]);
+			line_add(line, sizeof(line), &off, part);
+			json_object_array_add(a, json_object_new_string(line));
+		}
+		for (size_t t = 0; t < q->n; t++) {
+			const struct search_exp *e = how[t][f] >= 0 ? &q->t[t].exp[how[t][f]] : NULL;
+			const char *w = q->t[t].word;
+
+			if (e == NULL || (e->how == SEARCH_WORD && strcmp(w, q->t[t].stem) == 0))
+				continue;
+			if (e->how == SEARCH_WORD)
+				snprintf(line, sizeof(line), "The query term \"%s\" matched the %s by its stem "
+				    "\"%s\".", w, field_names[f], q->t[t].stem);
+			else if (e->how == SEARCH_SYNONYM)
+				snprintf(line, sizeof(line), "The query term \"%s\" matched the %s through its "
+				    "synonym \"%s\".", w, field_names[f], e->synonym);
+			else
+				snprintf(line, sizeof(line), "The query term \"%s\" matched the %s as the start "
+				    "of a word (stem \"%s\").", w, field_names[f], search_term_text(&k->ix, e->term));
+			json_object_array_add(a, json_object_new_string(line));
+		}
+	}
 }
 
 static json_object *
-match_reasons(const struct cand *c, const uint32_t *matched, const struct terms *tm)
+match_reasons(const struct cand *c, const struct corpus *k, const struct search_query *q, uint32_t doc)
 {
 	json_object *a = json_object_new_array();
-	char line[64 + TERMS_MAX * (64 + 4) + 64];   /* never cuts a term (at most 64 bytes each) */
 
-	if (tm->n == 0)
+	if (q == NULL)
 		json_object_array_add(a, json_object_new_string(
 		    "No query terms were given: every described route qualifies; ordered by " BRAND_LANE " "
 		    "review evidence, then route ID."));
-	for (int f = 0; matched && f < F__MAX; f++) {
-		size_t off;
-
-		if (!matched[f])
-			continue;
-		off = (size_t)snprintf(line, sizeof(line), "The query term%s ",
-		    __builtin_popcount(matched[f]) > 1 ? "s" : "");
-		for (size_t i = 0, k = 0; i < tm->n && off < sizeof(line); i++)
-			if (matched[f] & (1u << i))
-				off += (size_t)snprintf(line + off, sizeof(line) - off, "%s\"%s\"",
-				    k++ ? ", " : "", tm->t[i]);
-		if (off < sizeof(line))
-			snprintf(line + off, sizeof(line) - off, " matched the %s.", field_names[f]);
-		json_object_array_add(a, json_object_new_string(line));
-	}
+	else
+		field_reasons(a, k, q, doc);
 	if (c->from_context)
 		json_object_array_add(a, json_object_new_string(
 		    "Described by a route context signed by a wallet that took part in a routed "
@@ -197,9 +205,10 @@ candidate_reviews(const struct cand *c, const struct mine *m, const char *review
 }
 
 static json_object *
-candidate_json(const struct config *cfg, const struct cand *c, const uint32_t *matched,
-    const struct terms *tm, const struct mine *m, const char *reviewer_hex, bool report)
+candidate_json(const struct config *cfg, const struct corpus *k, uint32_t doc,
+    const struct search_query *sq, const struct mine *m, const char *reviewer_hex, bool report)
 {
+	const struct cand *c = &k->e[doc];
 	json_object *o = json_object_new_object(), *usage, *price, *inv, *links;
 	char rid[67], path[128];
 
@@ -209,7 +218,7 @@ candidate_json(const struct config *cfg, const struct cand *c, const uint32_t *m
 	json_object_object_add(o, "url", json_object_new_string(c->url));
 	json_object_object_add(o, "method", json_object_new_string(c->method));
 	json_object_object_add(o, "summary", json_object_new_string(c->summary));
-	json_object_object_add(o, "matchReasons", match_reasons(c, matched, tm));
+	json_object_object_add(o, "matchReasons", match_reasons(c, k, sq, doc));
 	json_object_object_add(o, "reviews", candidate_reviews(c, m, reviewer_hex));
 	usage = json_object_new_object();
 	json_object_object_add(usage, "useCount", json_object_new_int64((int64_t)c->uses));
@@ -356,46 +365,46 @@ snapshot_locked(struct req *r, struct resp *w, struct corpus *k, const char *q, 
     const struct addr *reviewer, const char *rhex, const struct mine *mine, size_t nmine, bool report,
     json_object **out)
 {
-	struct terms tm = { .n = 0 };
+	struct search_query *sq = NULL;
+	struct search_stemmer st = { NULL };
+	struct search_params prm;
 	struct hit *hits = NULL;
 	size_t nh = 0;
 	char stamp[32];
 	json_object *o, *query, *arr;
+	enum err e = ERR_NONE;
 
 	*out = NULL;
 	if (reviewer && !k->reviews_ok)
 		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL,
 		    "Discovery by reviewer cannot answer while the reviews are unavailable; this is not "
 		    "an empty result.");
-	wordindex_words(q, strlen(q), add_term, &tm);
-	/* Before the match touches the scratch, which a failure must leave clean. */
-	if (tm.n > 0 && (hits = calloc(limit + 1, sizeof(*hits))) == NULL)
-		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
+	if ((sq = malloc(sizeof(*sq))) == NULL || search_stemmer_init(&st) < 0 ||
+	    search_query_parse(&k->ix, &st, q, strlen(q), sq) < 0 ||
+	    (hits = calloc(limit + 1, sizeof(*hits))) == NULL) {
+		e = resp_fail(w, ERR_INTERNAL, NULL, NULL);
+		goto out;
+	}
 	arr = json_object_new_array();
-	if (tm.n == 0) {
+	if (sq->n == 0) {
 		/* No terms: by review evidence, then route ID (the precomputed order). */
 		for (size_t i = 0; i < k->n && json_object_array_length(arr) < limit; i++) {
-			const struct cand *c = &k->e[k->order[i]];
-			const struct mine *m = reviewer ? find_mine(mine, nmine, c) : NULL;
+			uint32_t d = k->order[i];
+			const struct mine *m = reviewer ? find_mine(mine, nmine, &k->e[d]) : NULL;
 
 			if (!reviewer || m)
-				json_object_array_add(arr, candidate_json(r->cfg, c, NULL, &tm, m, rhex, report));
+				json_object_array_add(arr, candidate_json(r->cfg, k, d, NULL, m, rhex, report));
 		}
 	} else {
-		if (++k->gen == 0) {
-			memset(k->seen, 0, k->n * sizeof(*k->seen));
-			k->gen = 1;
-		}
-		for (size_t t = 0; t < tm.n; t++) {
-			struct match_ctx mc = { .k = k, .term = (unsigned)t };
+		uint32_t nt;
 
-			wordindex_prefix(&k->wi, tm.t[t], on_match, &mc);
-		}
+		search_params_default(&prm);
+		nt = search_run(&k->ix, &prm, sq, &k->sc);
 		/* Keep the best `limit` hits in order (insertion into a short array). */
 		rank_entries = k->e;
-		for (size_t i = 0; i < k->ntouched; i++) {
-			uint32_t d = k->touched[i];
-			struct hit h = { .doc = d, .relevance = k->rel[d] };
+		for (uint32_t i = 0; i < nt; i++) {
+			uint32_t d = k->sc.touched[i];
+			struct hit h = { .doc = d, .score = k->sc.score[d] };
 			size_t pos;
 
 			if (reviewer && find_mine(mine, nmine, &k->e[d]) == NULL)
@@ -410,13 +419,8 @@ snapshot_locked(struct req *r, struct resp *w, struct corpus *k, const char *q, 
 			hits[pos] = h;
 		}
 		for (size_t i = 0; i < nh; i++)
-			json_object_array_add(arr, candidate_json(r->cfg, &k->e[hits[i].doc],
-			    &k->match[hits[i].doc * F__MAX], &tm,
+			json_object_array_add(arr, candidate_json(r->cfg, k, hits[i].doc, sq,
 			    reviewer ? find_mine(mine, nmine, &k->e[hits[i].doc]) : NULL, rhex, report));
-		for (size_t i = 0; i < k->ntouched; i++)
-			memset(&k->match[k->touched[i] * F__MAX], 0, F__MAX * sizeof(*k->match));
-		k->ntouched = 0;
-		free(hits);
 	}
 	o = json_object_new_object();
 	json_object_object_add(o, "version", json_object_new_string("1"));
@@ -436,7 +440,11 @@ snapshot_locked(struct req *r, struct resp *w, struct corpus *k, const char *q, 
 	json_object_object_add(o, "candidates", arr);
 	json_object_object_add(o, "coverage", coverage(true, k->reviews_ok, k->activity));
 	*out = o;
-	return ERR_NONE;
+out:
+	free(hits);
+	search_stemmer_release(&st);
+	free(sq);
+	return e;
 }
 
 static enum err
