@@ -8,8 +8,8 @@
  * to their route ID: a published, unexpired route context, or a listing of
  * the synced x402 network catalog. `q` is parsed by the search engine
  * (lib/search.h: at most 8 words besides stop words, each matched by its
- * English stem, its synonyms and, the unfinished last word, as the start
- * of a word) against the title, the summary, the URL and the signed
+ * English stem, its synonyms, the longer stems its stem starts and, the
+ * unfinished last word, as the start of a word) against the title, the summary, the URL and the signed
  * context text; matchReasons say which term matched which field, and how
  * when not by its own word. Order: relevance (BM25F, weighted title 3,
  * summary and context 2, URL 1; docs/ARCHITECTURE.md, Discovery
@@ -145,9 +145,16 @@ field_reasons(json_object *a, const struct corpus *k, const struct search_query 
 			else if (e->how == SEARCH_SYNONYM)
 				snprintf(line, sizeof(line), "The query term \"%s\" matched the %s through its "
 				    "synonym \"%s\".", w, field_names[f], e->synonym);
-			else
+			else if (e->how == SEARCH_PREFIX)
 				snprintf(line, sizeof(line), "The query term \"%s\" matched the %s as the start "
 				    "of a word (stem \"%s\").", w, field_names[f], search_term_text(&k->ix, e->term));
+			else if (e->how == SEARCH_PAST)
+				snprintf(line, sizeof(line), "The query term \"%s\" matched the %s as a word "
+				    "typed past its stem \"%s\".", w, field_names[f], search_term_text(&k->ix, e->term));
+			else
+				snprintf(line, sizeof(line), "The query term \"%s\" matched the %s: its stem "
+				    "\"%s\" starts the stem \"%s\".", w, field_names[f], q->t[t].stem,
+				    search_term_text(&k->ix, e->term));
 			json_object_array_add(a, json_object_new_string(line));
 		}
 	}
@@ -363,10 +370,9 @@ load_mine(struct req *r, const char *rhex, struct mine **out, size_t *n)
 static enum err
 snapshot_locked(struct req *r, struct resp *w, struct corpus *k, const char *q, uint64_t limit,
     const struct addr *reviewer, const char *rhex, const struct mine *mine, size_t nmine, bool report,
-    json_object **out)
+    struct search_stemmer *st, json_object **out)
 {
 	struct search_query *sq = NULL;
-	struct search_stemmer st = { NULL };
 	struct search_params prm;
 	struct hit *hits = NULL;
 	size_t nh = 0;
@@ -379,8 +385,7 @@ snapshot_locked(struct req *r, struct resp *w, struct corpus *k, const char *q, 
 		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL,
 		    "Discovery by reviewer cannot answer while the reviews are unavailable; this is not "
 		    "an empty result.");
-	if ((sq = malloc(sizeof(*sq))) == NULL || search_stemmer_init(&st) < 0 ||
-	    search_query_parse(&k->ix, &st, q, strlen(q), sq) < 0 ||
+	if ((sq = malloc(sizeof(*sq))) == NULL || search_query_parse(&k->ix, st, q, strlen(q), sq) < 0 ||
 	    (hits = calloc(limit + 1, sizeof(*hits))) == NULL) {
 		e = resp_fail(w, ERR_INTERNAL, NULL, NULL);
 		goto out;
@@ -442,7 +447,6 @@ snapshot_locked(struct req *r, struct resp *w, struct corpus *k, const char *q, 
 	*out = o;
 out:
 	free(hits);
-	search_stemmer_release(&st);
 	free(sq);
 	return e;
 }
@@ -453,20 +457,26 @@ snapshot(struct req *r, struct resp *w, const char *q, uint64_t limit, const str
 {
 	struct corpus *k;
 	struct mine *mine = NULL;
+	struct search_stemmer st;
 	size_t nmine = 0;
 	char rhex[ADDR_TEXT_LEN + 1] = "";
 	enum db_rc rc = DB_OK;
 	enum err e;
 
 	*out = NULL;
+	/* The query's stemmer, made before corpus_lock, which it would lengthen. */
+	if (search_stemmer_init(&st) < 0)
+		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
 	/* The one query of a request: before corpus_lock, which no query is made under. */
 	if (reviewer) {
 		addr_format_lower(reviewer, rhex);
 		memmove(rhex, rhex + 2, 41);
-		if ((rc = load_mine(r, rhex, &mine, &nmine)) != DB_OK)
+		if ((rc = load_mine(r, rhex, &mine, &nmine)) != DB_OK) {
+			search_stemmer_release(&st);
 			return rc == DB_UNAVAILABLE ? resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL,
 			    "Discovery cannot answer while the database is unavailable; this is not an "
 			    "empty result.") : db_fail(w, rc);
+		}
 	}
 	rc = corpus_acquire(r, &k);
 	if (rc == DB_UNAVAILABLE)
@@ -476,9 +486,10 @@ snapshot(struct req *r, struct resp *w, const char *q, uint64_t limit, const str
 	else if (rc != DB_OK)
 		e = db_fail(w, rc);
 	else
-		e = snapshot_locked(r, w, k, q, limit, reviewer, rhex, mine, nmine, report, out);
+		e = snapshot_locked(r, w, k, q, limit, reviewer, rhex, mine, nmine, report, &st, out);
 	corpus_release();
 	mine_free(mine, nmine);
+	search_stemmer_release(&st);
 	return e;
 }
 

@@ -2,8 +2,8 @@
  * search.c: the discovery search engine: analysis, a BM25F index and its
  * queries (search.h; docs/ARCHITECTURE.md, Discovery ranking).
  *
- * The word lists (search_words.def) become two tables on first use, read
- * only from then on: the stop words, sorted, and the synonym groups as
+ * The word lists (search_words.def) become two tables on first use (a
+ * build that ran out of memory is tried again), read only from then on: the stop words, sorted, and the synonym groups as
  * (stem, group) pairs sorted by stem, with each group's stems.
  *
  * Scoring: for a query term with expansions e (each a stem s with weight
@@ -18,6 +18,7 @@
  */
 #include <math.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -51,7 +52,9 @@ static struct {
 	size_t ngroups;
 	int rc;                     /* 0, or -1 when the tables could not be built */
 } words;
-static pthread_once_t words_once = PTHREAD_ONCE_INIT;
+/* Set (release) once the tables are built; words_mu serialises the builds. */
+static _Atomic int words_built;
+static pthread_mutex_t words_mu = PTHREAD_MUTEX_INITIALIZER;
 
 static const char *const stop_lines[] = {
 #define STOPWORDS(s) s,
@@ -198,8 +201,19 @@ out:
 static int
 words_ready(void)
 {
-	pthread_once(&words_once, words_build);
-	return words.rc;
+	int rc = 0;
+
+	if (atomic_load_explicit(&words_built, memory_order_acquire))
+		return 0;
+	/* Out of memory at the first build is tried again by the next caller. */
+	pthread_mutex_lock(&words_mu);
+	if (!atomic_load_explicit(&words_built, memory_order_relaxed)) {
+		words_build();
+		if ((rc = words.rc) == 0)
+			atomic_store_explicit(&words_built, 1, memory_order_release);
+	}
+	pthread_mutex_unlock(&words_mu);
+	return rc;
 }
 
 bool
@@ -634,7 +648,7 @@ add_prefixes(const struct search_index *ix, struct search_qterm *t, const char *
 	uint32_t best[SEARCH_EXP_MAX];
 	size_t nb = 0;
 
-	if (wl < PREFIX_MIN)
+	if (wl < PREFIX_MIN || free_slots == 0)
 		return;
 	for (size_t k = wl - 1; unfinished && k >= PREFIX_MIN && k + 3 >= wl; k--) {
 		char s[SEARCH_WORD_MAX + 1];
@@ -643,9 +657,10 @@ add_prefixes(const struct search_index *ix, struct search_qterm *t, const char *
 		memcpy(s, word, k);
 		s[k] = '\0';
 		if ((id = term_find(ix, s)) >= 0)
-			exp_add(t, (uint32_t)id, weight, SEARCH_PREFIX, NULL);
+			exp_add(t, (uint32_t)id, weight, SEARCH_PAST, NULL);
 	}
-	free_slots = SEARCH_EXP_MAX - t->nexp;
+	if ((free_slots = SEARCH_EXP_MAX - t->nexp) == 0)
+		return;
 	for (size_t i = term_lower(ix, word); i < ix->nterms &&
 	    strncmp(search_term_text(ix, (uint32_t)i), word, wl) == 0; i++) {
 		size_t pos = nb;
@@ -663,7 +678,7 @@ add_prefixes(const struct search_index *ix, struct search_qterm *t, const char *
 		best[pos] = (uint32_t)i;
 	}
 	for (size_t i = 0; i < nb; i++)
-		exp_add(t, best[i], weight, SEARCH_PREFIX, NULL);
+		exp_add(t, best[i], weight, unfinished ? SEARCH_PREFIX : SEARCH_STEM_PREFIX, NULL);
 }
 
 struct qword {
@@ -787,16 +802,19 @@ search_scratch_release(struct search_scratch *s)
 	memset(s, 0, sizeof(*s));
 }
 
-/* The next stamp; the stamps start over (arrays cleared) before they wrap. */
-static uint32_t
-stamp_next(struct search_scratch *s)
+/*
+ * Make room for n more stamps: when they would not fit before the stamps
+ * wrap, start over (arrays cleared). A run reserves all of its stamps at
+ * once, so it never starts over in the middle.
+ */
+static void
+stamps_reserve(struct search_scratch *s, size_t n)
 {
-	if (s->gen >= UINT32_MAX - 1) {
+	if (s->gen > UINT32_MAX - 1 - n) {
 		memset(s->seen, 0, ((size_t)s->ndocs + 1) * sizeof(*s->seen));
 		memset(s->tseen, 0, ((size_t)s->ndocs + 1) * sizeof(*s->tseen));
 		s->gen = 0;
 	}
-	return ++s->gen;
 }
 
 uint32_t
@@ -811,10 +829,11 @@ search_run(const struct search_index *ix, const struct search_params *p,
 		return 0;
 	for (unsigned f = 0; f < SEARCH_FIELDS; f++)
 		norm[f] = p->b[f] / ix->avglen[f];
-	run = stamp_next(s);
+	stamps_reserve(s, q->n + 1);
+	run = ++s->gen;
 	for (size_t i = 0; i < q->n; i++) {
 		const struct search_qterm *t = &q->t[i];
-		uint32_t ts = stamp_next(s), ntd = 0;
+		uint32_t ts = ++s->gen, ntd = 0;
 
 		for (size_t e = 0; e < t->nexp; e++) {
 			const struct search_term *term = &ix->terms[t->exp[e].term];

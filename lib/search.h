@@ -7,12 +7,13 @@
  * ASCII letters and digits and of non-ASCII UTF-8 bytes, ASCII
  * lowercased) and each word is reduced to its English Snowball stem
  * (libstemmer). Every word is indexed, stop words included; a query drops
- * its stop words (lib/search-stopwords.txt) unless it has nothing else.
- * A query term is matched by its stem, by the stems of its synonyms
- * (lib/search-synonyms.txt, groups of interchangeable words) at a lower
- * weight, and, when it is the last word of a query that does not end in
- * a separator, as the start of indexed stems (type-ahead). Each match
- * says how it matched (struct search_exp), so an answer can say so.
+ * its stop words (lib/search_words.def) unless it has nothing else. A
+ * query term is matched by its stem, by the stems of its synonyms
+ * (lib/search_words.def, groups of interchangeable words) at a lower
+ * weight, by the longer stems its stem starts (four letters or more),
+ * and, when it is the last word of a query that does not end in a
+ * separator, as the start of indexed stems (type-ahead). Each match says
+ * how it matched (struct search_exp), so an answer can say so.
  *
  * Ranking. A document's score is the sum over query terms of the best of
  * the term's expansions, each idf(stem) * tf' / (k1 + tf'), where tf' sums
@@ -96,7 +97,8 @@ struct search_builder *search_builder_new(void);
 
 /*
  * Add the next document (numbered from 0 in call order): text[f] of
- * len[f] bytes for each field (NULL for none).
+ * len[f] bytes for each field (NULL for none). After a failure the
+ * builder may only be freed.
  */
 int search_builder_add(struct search_builder *b, const char *const text[SEARCH_FIELDS],
     const size_t len[SEARCH_FIELDS]);
@@ -112,7 +114,9 @@ void search_index_release(struct search_index *ix);
 enum search_how {
 	SEARCH_WORD,                /* the term's own stem */
 	SEARCH_SYNONYM,             /* the stem of a synonym of the term */
-	SEARCH_PREFIX,              /* a stem the (last, unfinished) term starts */
+	SEARCH_PREFIX,              /* a stem the unfinished last word starts */
+	SEARCH_PAST,                /* a stem the unfinished last word runs past ("forecasti") */
+	SEARCH_STEM_PREFIX,         /* a longer stem the term's stem starts */
 	SEARCH_HOW__MAX
 };
 

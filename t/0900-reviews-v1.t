@@ -19,11 +19,15 @@ WAYMARK_CONFIG=$WAYMARK_VAR/waymark.conf "$WAYMARK_BUILD/waymark" catalog-sync >
 chain_id=$(jq -r .chainId "$STATE"); companion=$(jq -r .companion "$STATE")
 viem=$top/t/tools/node_modules/viem/_cjs/index.js
 rid_of() { node -e 'const {keccak256,toBytes}=require(process.argv[1]);const u=new URL(process.argv[3]);console.log(keccak256(toBytes(`boon:x402-route:v1\n${process.argv[2]}\n${u.origin}\n${u.pathname}`)))' "$viem" "$1" "$2"; }
-# The weather routes of the fixture with the lowest and highest route IDs.
+# The weather routes of the fixture with the lowest and highest route IDs
+# among equals: the v2 listings ("Service N (weather forecast)"), whose
+# texts score the same for q=weather (the v1 ones have other texts).
 get() { wreq GET "$URL$1"; printf '%s' "$body" > "$WAYMARK_VAR/body"; }
+equals='[.candidates[] | select(.title | startswith("Service "))]'
 get "/api/v1/x402/discovery?q=weather&limit=20"
-first=$(jq -r '.candidates[0].routeId' <<<"$body"); last=$(jq -r '.candidates[-1].routeId' <<<"$body")
-ok $([ "$first" \< "$last" ] && echo 0 || echo 1) "without reviews the weather routes are in route-ID order"
+first=$(jq -r "$equals[0].routeId" <<<"$body"); last=$(jq -r "$equals[-1].routeId" <<<"$body")
+is "$(jq -r "$equals | length" <<<"$body")" 4 "four weather listings of the same shape"
+ok $([ "$first" \< "$last" ] && echo 0 || echo 1) "without reviews they are in route-ID order"
 rec=$(send --from-key $KEY7 --route "$last" --endpoint $PAY_A --endpoint-usdc 1000 --count 2)
 other=$(send --from-key $KEY8 --route "$first" --endpoint $PAY_B --endpoint-usdc 5)
 wait_indexed "$(printf '%s\n' "$rec" "$other" | jq -s 'map(.blockNumber) | max')"
@@ -105,8 +109,8 @@ is "$status" 400 "an invalid route ID in the path: 400"
 schema=$top/t/schemas/discovery-snapshot.json
 get "/api/v1/x402/discovery?q=weather&limit=20"
 is "$(node "$top/t/tools/validate.mjs" "$schema" < "$WAYMARK_VAR/body")" valid "discovery with reviews: valid against the schema"
-is "$(jq -r '.candidates[0].routeId' <<<"$body")" "$last" "a boon_backed review moves its route first among equals"
-is "$(jq -r '.candidates[0].reviews[0] | [.evidenceKind, .sourceUrl] | join(" ")' <<<"$body")" \
+is "$(jq -r "$equals[0].routeId" <<<"$body")" "$last" "a boon_backed review moves its route first among equals"
+is "$(jq -r "$equals[0].reviews[0] | [.evidenceKind, .sourceUrl] | join(\" \")" <<<"$body")" \
 	"boon_backed https://api.waymark.example.com/api/site/x402/routes/$last/reviews" "the candidate carries the review and its free source"
 is "$(jq -r '.coverage.reviews.available' <<<"$body")" true "review coverage is available"
 get "/api/v1/x402/discovery?limit=20"

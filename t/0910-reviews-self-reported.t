@@ -37,10 +37,13 @@ P=/api/v1/x402/reviews/self-reported
 mint $PAYER 1000000
 is "$(balance $PAYER),$(balance $PAYTO)" "1000000,0" "the payer holds 1 USDC, payTo nothing"
 
-# The weather routes of the fixture with the lowest and highest route IDs,
-# each recognized once with the same amounts.
+# The weather routes of the fixture with the lowest and highest route IDs
+# among equals (the v2 listings, "Service N (weather forecast)", whose texts
+# score the same for q=weather), each recognized once with the same amounts.
+equals='[.candidates[] | select(.title | startswith("Service "))]'
 req GET "/api/v1/x402/discovery?q=weather&limit=20"
-first=$(jqr '.candidates[0].routeId'); last=$(jqr '.candidates[-1].routeId')
+first=$(jqr "$equals[0].routeId"); last=$(jqr "$equals[-1].routeId")
+ok $([ -n "$first" ] && [ "$first" \< "$last" ] && echo 0 || echo 1) "two weather listings of the same shape, in route-ID order"
 send --from-key $KEY8 --route "$first" --endpoint $PAY_A --endpoint-usdc 100 >/dev/null
 send --from-key $KEY8 --route "$last" --endpoint $PAY_A --endpoint-usdc 100 >/dev/null
 wait_indexed "$(head_block)"; ok $? "both routes recognized and indexed"
@@ -177,7 +180,7 @@ is "$(balance $PAYER)" 850000 "nothing moved"
 # (the suite's workers recheck their discovery corpus on every request)
 req GET "/api/v1/x402/discovery?q=weather&limit=20"
 is "$(jqr '[.candidates[].routeId] | join(",")')" "$order0" "two self_reported reviews on one route: discovery order unchanged"
-is "$(jqr '.candidates[0].routeId')" "$first" "the route with self_reported reviews is not moved first"
+is "$(jqr "$equals[0].routeId")" "$first" "the route with self_reported reviews is not moved first among equals"
 rec=$(send --from-key $KEY7 --route "$last" --endpoint $PAY_A --endpoint-usdc 100)
 wait_indexed "$(jq -r .blockNumber <<<"$rec")"
 req GET "/api/v1/x402/discovery?q=weather&limit=20"
@@ -186,6 +189,6 @@ v1=$(node "$tools/sign-review.mjs" $KEY7 "$chain_id" "$companion" "$last" "$(jq 
 req POST /api/v1/x402/reviews -H 'Content-Type: application/json' --data-binary "$v1"
 is "$status" 201 "a boon_backed review of the same route"
 req GET "/api/v1/x402/discovery?q=weather&limit=20"
-is "$(jqr '.candidates[0].routeId')" "$last" "boon_backed evidence moves it first"
+is "$(jqr "$equals[0].routeId")" "$last" "boon_backed evidence moves it first among equals"
 ok $([ "$(jqr '[.candidates[].routeId] | join(",")')" != "$order1" ] && echo 0 || echo 1) "so boon_backed changes the order"
 done_testing

@@ -170,7 +170,16 @@ read_queries(const char *path, struct query **out, size_t *n)
 				fprintf(stderr, "relevance: query %s judges %s, which no listing has\n", col[0], j);
 				goto bad;
 			}
-			q->grade[q->ncat++] = (int)strtol(colon + 1, NULL, 10);
+			for (int k = 0; k < q->ncat; k++)
+				if (q->cat[k] == q->cat[q->ncat]) {
+					fprintf(stderr, "relevance: query %s judges %s twice\n", col[0], j);
+					goto bad;
+				}
+			if (strcmp(colon + 1, "1") != 0 && strcmp(colon + 1, "2") != 0) {
+				fprintf(stderr, "relevance: query %s: grade %s is not 1 or 2\n", col[0], colon + 1);
+				goto bad;
+			}
+			q->grade[q->ncat++] = colon[1] - '0';
 		}
 	}
 	free(line);

@@ -69,7 +69,7 @@ how(const char *q, size_t t, uint32_t doc, unsigned f, char *out, size_t cap)
 {
 	struct search_query sq;
 	int h[SEARCH_FIELDS];
-	static const char *const names[SEARCH_HOW__MAX] = { "word", "synonym", "prefix" };
+	static const char *const names[SEARCH_HOW__MAX] = { "word", "synonym", "prefix", "past", "stemprefix" };
 
 	if (search_query_parse(&ix, &st, q, strlen(q), &sq) < 0 || t >= sq.n)
 		return "no term";
@@ -131,6 +131,8 @@ main(void)
 	    "stock price: the stock quotes first (both words), then a price, then a stock count");
 	is_str(run("weath", out, sizeof(out)), "d0 d6", "an unfinished last word is completed (type-ahead)");
 	is_str(how("weath", 0, 0, 0, out, sizeof(out)), "prefix:weather", "  and says so");
+	is_str(how("forecasti", 0, 0, 0, out, sizeof(out)), "past:forecast", "  a word typed past a stem says so");
+	is_str(how("weath ", 0, 0, 0, out, sizeof(out)), "stemprefix:weather", "  a finished word's longer stem says so");
 	{
 		float typed, finished;
 
@@ -164,6 +166,17 @@ main(void)
 		sc.gen = UINT32_MAX - 1;
 		ok(search_run(&ix, &prm, &sq, &sc) == 2 && search_run(&ix, &prm, &sq, &sc) == 2,
 		    "stamps start over before they wrap");
+		/* A run of several terms reserves its stamps at once: it never starts over between terms. */
+		for (uint32_t back = 1; back <= 4; back++) {
+			float first;
+
+			search_query_parse(&ix, &st, "weather forecast ", 17, &sq);
+			search_run(&ix, &prm, &sq, &sc);
+			first = sc.score[0];
+			sc.gen = UINT32_MAX - back;
+			n = search_run(&ix, &prm, &sq, &sc);
+			ok(n == 2 && sc.score[0] == first, "two terms %u stamps before the wrap: the same scores", back);
+		}
 	}
 	search_scratch_release(&sc);
 	search_index_release(&ix);
