@@ -238,6 +238,12 @@ confirm $KEY7 "$pid2" "$l" "$d" --wallet "$SW3"
 is "$status,$(jqr .error)" "503,signature_check_unavailable" "with the node down: 503"
 is "$(active "$pid2"),$(sql "SELECT state FROM profile_wallets WHERE link_id = UNHEX(REPLACE('$l', '-', ''))")" "2,pending" 	"nothing changed: still two active, the link pending"
 "$top/tools/stack" start >/dev/null
-confirm $KEY7 "$pid2" "$l" "$d" --wallet "$SW3"
-is "$status,$(jqr .state)" "200,active" "with the node back: 200 active"
+# A 503 says "try again shortly" (the check's budget, sigcheck_timeout_ms,
+# can run out on a loaded machine while the node just restarted): a client
+# tries again, and so does this, a few times at most.
+n=0
+while confirm $KEY7 "$pid2" "$l" "$d" --wallet "$SW3" && [ "$status" = 503 ] && [ $n -lt 10 ]; do
+	n=$((n + 1)); sleep 0.2
+done
+is "$status,$(jqr .state)" "200,active" "with the node back: 200 active ($n answers 503 first)"
 done_testing
