@@ -326,13 +326,15 @@ main(int argc, char **argv)
 	struct listing *l = NULL;
 	struct query *q = NULL;
 	size_t nl = 0, nq = 0;
-	struct search_builder *b;
-	struct search_index ix;
-	struct search_stemmer st;
-	struct search_scratch sc;
+	struct search_builder *b = NULL;
+	struct search_index ix = { 0 };
+	struct search_stemmer st = { NULL };
+	struct search_scratch sc = { 0 };
 	struct search_params prm;
 	struct wordindex wi;
-	struct prev_ctx pc;
+	struct prev_ctx pc = { 0 };
+	int rc = 2;
+	bool built;
 	char styles[STYLES_MAX][32];
 	struct tally tb[STYLES_MAX + 1], tp[STYLES_MAX + 1];
 	size_t nstyles = 0;
@@ -346,41 +348,43 @@ main(int argc, char **argv)
 		fprintf(stderr, "usage: relevance [--each] LISTINGS QUERIES\n");
 		return 2;
 	}
+	wordindex_init(&wi);
 	if (read_listings(argv[1], &l, &nl) < 0 || nl == 0 || nl > UINT32_MAX / SEARCH_FIELDS) {
 		fprintf(stderr, "relevance: %s: not a listings file\n", argv[1]);
-		return 2;
+		goto out;
 	}
 	if ((cat_count = calloc((size_t)ncats + 1, sizeof(*cat_count))) == NULL)
-		return 2;
+		goto out;
 	for (size_t i = 0; i < nl; i++)
 		cat_count[l[i].cat]++;
 	if (read_queries(argv[2], &q, &nq) < 0 || nq == 0) {
 		fprintf(stderr, "relevance: %s: not a queries file\n", argv[2]);
-		return 2;
+		goto out;
 	}
 	if ((b = search_builder_new()) == NULL || search_stemmer_init(&st) < 0)
-		return 2;
-	wordindex_init(&wi);
+		goto out;
 	for (size_t i = 0; i < nl; i++) {
 		size_t len[SEARCH_FIELDS];
 
 		for (unsigned f = 0; f < SEARCH_FIELDS; f++) {
 			len[f] = l[i].f[f] ? strlen(l[i].f[f]) : 0;
 			if (l[i].f[f] && wordindex_add(&wi, (uint32_t)i, f, l[i].f[f], len[f]) < 0)
-				return 2;
+				goto out;
 		}
 		if (search_builder_add(b, (const char *const *)l[i].f, len) < 0)
-			return 2;
+			goto out;
 	}
-	if (search_builder_finish(b, &ix) < 0 || wordindex_build(&wi) < 0 ||
+	built = search_builder_finish(b, &ix) == 0;
+	b = NULL;                   /* freed by search_builder_finish */
+	if (!built || wordindex_build(&wi) < 0 ||
 	    search_scratch_init(&sc, ix.ndocs) < 0)
-		return 2;
+		goto out;
 	search_params_default(&prm);
 	pc.match = calloc(nl * SEARCH_FIELDS, sizeof(*pc.match));
 	pc.rel = malloc(nl * sizeof(*pc.rel));
 	pc.touched = malloc(nl * sizeof(*pc.touched));
 	if (pc.match == NULL || pc.rel == NULL || pc.touched == NULL)
-		return 2;
+		goto out;
 	for (size_t i = 0; i < nl; i++)
 		pc.rel[i] = -1;
 	memset(tb, 0, sizeof(tb));
@@ -397,11 +401,11 @@ main(int argc, char **argv)
 			;
 		if (s == nstyles) {
 			if (nstyles == STYLES_MAX)
-				return 2;
+				goto out;
 			snprintf(styles[nstyles++], sizeof(styles[0]), "%s", q[i].style);
 		}
 		if (search_query_parse(&ix, &st, q[i].text, strlen(q[i].text), &sq) < 0)
-			return 2;
+			goto out;
 		n = search_run(&ix, &prm, &sq, &sc);
 		for (uint32_t j = 0; j < n; j++)
 			top_add(&t1, sc.touched[j], sc.score[sc.touched[j]]);
@@ -436,6 +440,9 @@ main(int argc, char **argv)
 		tally_print("bm25f", styles[s], &tb[s]);
 		tally_print("previous", styles[s], &tp[s]);
 	}
+	rc = 0;
+out:
+	search_builder_free(b);
 	search_scratch_release(&sc);
 	search_index_release(&ix);
 	search_stemmer_release(&st);
@@ -453,5 +460,5 @@ main(int argc, char **argv)
 	for (int i = 0; i < ncats; i++)
 		free(cats[i]);
 	free(cat_count);
-	return 0;
+	return rc;
 }
