@@ -5,7 +5,9 @@
  * context come from the current route contexts (contexts.h), its reviews
  * lane by lane from the free review source (the site row, read through
  * page_read), its recognition counts from the route's aggregate
- * (routes.h), and a timeline of all three drawn as SVG here. Amounts are
+ * (routes.h), the x402 catalogs that list it and since when
+ * (catalog_listings, lib/catalogsync.h), and a timeline of all three drawn
+ * as SVG here. Amounts are
  * left to the paid reads.
  */
 #include <inttypes.h>
@@ -158,6 +160,64 @@ context_write(struct buf *b, json_object *ctx)
 	    json_member_string(sp, "offerJson", NULL), json_member_string(sp, "signature", NULL));
 }
 
+#define LISTINGS_SHOWN 16
+
+/* The catalogs listing the route: source, first and last seen, method and URL as listed. */
+struct listing {
+	char source[2049], first[24], last[24], method[16], url[2049];
+};
+
+static enum db_rc
+catalog_listings(struct db *db, const char *rid, struct listing *out, size_t *n)
+{
+	char qb[1024];
+	struct sql q = SQL_ON(qb);
+	MYSQL_RES *rs = NULL;
+	MYSQL_ROW row;
+	enum db_rc rc;
+
+	*n = 0;
+	sql_add(&q, "SELECT s.source_url, DATE_FORMAT(l.first_seen, '%Y-%m-%dT%H:%i:%sZ'), "
+	    "DATE_FORMAT(l.last_seen, '%Y-%m-%dT%H:%i:%sZ'), r.method, r.resource_url FROM "
+	    "catalog_resources r JOIN catalog_listings l ON l.item_key = r.item_key JOIN catalog_sources s "
+	    "ON s.source_id = l.source_id WHERE r.route_id = ? ORDER BY l.first_seen, s.source_url LIMIT ?",
+	    SQL_HEX(rid), SQL_U64(LISTINGS_SHOWN));
+	if ((rc = db_query(db, &q, &rs)) != DB_OK)
+		return rc;
+	while (rs && (row = mysql_fetch_row(rs)) != NULL && *n < LISTINGS_SHOWN) {
+		struct listing *l = &out[*n];
+
+		if (db_row_text(row, 0, "source_url", l->source, sizeof(l->source)) != DB_OK ||
+		    db_row_text(row, 1, "first_seen", l->first, sizeof(l->first)) != DB_OK ||
+		    db_row_text(row, 2, "last_seen", l->last, sizeof(l->last)) != DB_OK ||
+		    db_row_text(row, 3, "method", l->method, sizeof(l->method)) != DB_OK ||
+		    db_row_text(row, 4, "resource_url", l->url, sizeof(l->url)) != DB_OK) {
+			rc = DB_ERROR;
+			break;
+		}
+		(*n)++;
+	}
+	if (rs)
+		mysql_free_result(rs);
+	return rc;
+}
+
+static void
+listings_write(struct buf *b, const struct listing *l, size_t n)
+{
+	html_printf(b, "<h2>Listed in x402 catalogs</h2>");
+	if (n == 0) {
+		html_printf(b, "<p class=\"note\">No catalog this service syncs lists this route.</p>\n");
+		return;
+	}
+	html_printf(b, "<ul class=\"listings\">");
+	for (size_t i = 0; i < n; i++)
+		html_printf(b, "<li><code>%s</code> since <time>%s</time>, last seen <time>%s</time>: "
+		    "<code>%s %s</code></li>", l[i].source, l[i].first, l[i].last, l[i].method, l[i].url);
+	html_printf(b, "</ul>\n<p class=\"note\">A catalog's listing is what its source says, "
+	    "not a finding of this service.</p>\n");
+}
+
 enum err
 h_page_route_get(struct req *r, struct resp *w)
 {
@@ -165,6 +225,8 @@ h_page_route_get(struct req *r, struct resp *w)
 	json_object *ctx = NULL, *rv = NULL, *rec = NULL, *first, *note = NULL, *route = NULL,
 	    *reviews = NULL, *sum = NULL;
 	struct timeline *tl = NULL;
+	struct listing *lst = NULL;
+	size_t nlst = 0;
 	char rh[67], title[100];
 	struct buf b;
 	bool known = false;
@@ -175,7 +237,12 @@ h_page_route_get(struct req *r, struct resp *w)
 	hex_encode(rid->b32, 32, rh);
 	if ((ctx = json_object_new_array()) == NULL)
 		return resp_fail(w, ERR_INTERNAL, NULL, NULL);
+	if ((lst = pool_alloc(&r->pool, LISTINGS_SHOWN * sizeof(*lst))) == NULL) {
+		e = resp_fail(w, ERR_INTERNAL, NULL, NULL);
+		goto out;
+	}
 	if ((rc = route_known(r->db, r->cfg, rh + 2, &known)) != DB_OK ||
+	    (rc = catalog_listings(r->db, rh + 2, lst, &nlst)) != DB_OK ||
 	    (rc = contexts_for_route(r->db, r->cfg, rid->b32, ctx)) != DB_OK ||
 	    (rc = route_recognition_new(r->db, r->cfg, rh + 2, &rec)) != DB_OK) {
 		e = db_fail(w, rc);
@@ -191,9 +258,9 @@ h_page_route_get(struct req *r, struct resp *w)
 	}
 	json_object_object_get_ex(rv, "reviews", &reviews);
 	json_object_object_get_ex(rv, "reviewSummary", &sum);
-	if (!known && page_len(reviews) == 0) {
-		e = page_fail(r, w, ERR_NOT_FOUND, "No route context, routed recognition or review is "
-		    "known for this route ID.");
+	if (!known && nlst == 0 && page_len(reviews) == 0) {
+		e = page_fail(r, w, ERR_NOT_FOUND, "No route context, catalog listing, routed recognition or "
+		    "review is known for this route ID.");
 		goto out;
 	}
 	if ((tl = pool_alloc(&r->pool, sizeof(*tl))) == NULL) {
@@ -209,6 +276,10 @@ h_page_route_get(struct req *r, struct resp *w)
 	if (route)
 		html_printf(&b, "<dt>Method</dt><dd><code>%s</code></dd><dt>URL</dt><dd><code>%s</code></dd>",
 		    json_member_string(route, "method", NULL), json_member_string(route, "publicEndpointUrl", NULL));
+	else if (nlst)
+		html_printf(&b, "<dt>Method</dt><dd><code>%s</code></dd><dt>URL</dt><dd><code>%s</code> "
+		    "<span class=\"note\">(as a catalog lists it; no current signed context describes this "
+		    "route)</span></dd>", lst[0].method, lst[0].url);
 	else
 		html_printf(&b, "<dt>Method and URL</dt><dd class=\"note\">No current signed context "
 		    "describes this route.</dd>");
@@ -230,6 +301,7 @@ h_page_route_get(struct req *r, struct resp *w)
 	tl_write(&b, tl);
 	if (first)
 		context_write(&b, first);
+	listings_write(&b, lst, nlst);
 	html_printf(&b, "<h2>Evidence lanes</h2>");
 	if (page_len(reviews) == 0)
 		html_printf(&b, "<p class=\"note\">No reviews are known; that is not a finding.</p>");

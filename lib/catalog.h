@@ -27,6 +27,30 @@
 #define CATALOG_DESCRIPTION_MAX 1000   /* characters */
 #define CATALOG_SERVICE_MAX 160        /* characters */
 #define CATALOG_OFFERS_MAX 8           /* signed offers looked at per item */
+#define CATALOG_ACCEPTS_MAX 8          /* accepts entries an item may list */
+#define CATALOG_ITEM_JSON_MAX 16384    /* bytes of the item as served again */
+#define CATALOG_TAGS_MAX 10            /* tags kept, each up to 40 characters */
+#define CATALOG_FIELDS_MAX 2000        /* bytes of field words kept */
+
+/*
+ * Why a listing was refused (catalog_refusal_code() names it on the wire
+ * and in `waymark catalog status`).
+ */
+enum catalog_refusal {
+	CR_NONE,
+	CR_MALFORMED,          /* not an object, or no resource */
+	CR_TYPE,               /* a type other than http */
+	CR_NOT_HTTPS,
+	CR_LOCAL_HOST,         /* an IP literal, or a local or private host */
+	CR_URL,                /* any other refusal of the public URL policy */
+	CR_TEMPLATE,           /* a route template ({id}, :id) instead of a payable URL */
+	CR_NO_DESCRIPTION,
+	CR_NO_ACCEPTS,         /* no payment requirements */
+	CR_NETWORK,            /* no accepts entry on an EVM (eip155) network */
+	CR_ASSET,              /* the chosen entry's asset is not a token address */
+	CR_TOO_LARGE,          /* more accepts entries, or a bigger item, than the bounds */
+	CR__MAX
+};
 
 struct catalog_item {
 	char url[2049];
@@ -44,6 +68,17 @@ struct catalog_item {
 	char price_usdc[100];          /* display USDC, "" unless the asset is USDC */
 	int x402_version;
 	char last_updated[41];
+	enum catalog_refusal refusal;  /* CR_NONE for a stored item */
+	/*
+	 * The item as GET /discovery/resources serves it again (resource,
+	 * type, x402Version, accepts, lastUpdated, description, serviceName,
+	 * tags, iconUrl, mimeType, extensions), cleaned and bounded; and the
+	 * facts its filters read, comma-separated.
+	 */
+	char item_json[CATALOG_ITEM_JSON_MAX + 1];
+	char schemes[200], networks[600], pay_tos[600], extension_keys[300];
+	char tags_text[4 * 40 * CATALOG_TAGS_MAX + CATALOG_TAGS_MAX];   /* space-separated */
+	char fields_text[CATALOG_FIELDS_MAX + 1];   /* Bazaar input/output field names and descriptions */
 };
 
 /*
@@ -51,11 +86,14 @@ struct catalog_item {
  * extension (extensions["offer-receipt"].info.offers[]), the first eip712
  * offer that matches the chosen challenge (same resource URL, network,
  * scheme, asset, payTo and amount, as x402's own helpers match them) and
- * whose signature recovers gives offer_signer. Returns 0, or -1 with a reason in why[cap] when
- * the item is not a usable http resource (wrong type, URL refused by the
- * public policy, malformed).
+ * whose signature recovers gives offer_signer. Returns 0, or -1 with a
+ * reason in why[cap] and out->refusal set when the item is not a usable
+ * http resource (enum catalog_refusal).
  */
 int catalog_item_parse(json_object *item, struct catalog_item *out, char *why, size_t cap);
+
+/* The wire name of a refusal ("not_https", ...). */
+const char *catalog_refusal_code(enum catalog_refusal r);
 
 /*
  * The items array and paging of one page: {items|resources: [...],
@@ -63,5 +101,8 @@ int catalog_item_parse(json_object *item, struct catalog_item *out, char *why, s
  * the page does not say (or gives a negative count). 0 or -1.
  */
 int catalog_page(json_object *page, json_object **items, long long *total);
+
+/* The page's pagination.limit (what the source gave per page), or -1 when it does not say. */
+long long catalog_page_limit(json_object *page);
 
 #endif

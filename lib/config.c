@@ -172,7 +172,17 @@ const struct config_key config_keys[] = {
 	    "CA certificates (PEM) for outbound HTTPS to the facilitator and the chain RPC; "
 	    "empty: the system's" },
 	{ "catalog_url", CT_URL, S(catalog_url), "", 0, 0, false,
-	    "Bazaar-compatible discovery API synced into the x402 network catalog; empty: none" },
+	    "one Bazaar-compatible discovery API synced into the x402 network catalog (an alias of a "
+	    "one-item catalog_urls, added to it); empty: none" },
+	{ "catalog_urls", CT_URLS, S(catalog_urls), "", 0, 0, false,
+	    "Bazaar-compatible discovery APIs synced into the x402 network catalog, separated by spaces "
+	    "(at most 16); empty: none" },
+	{ "catalog_pace_ms", CT_UINT, N(catalog_pace_ms), "200", 0, 60000, false,
+	    "pause between two page requests to one catalog source, in milliseconds "
+	    "(a source's Retry-After is honored besides)" },
+	{ "catalog_max_listings", CT_UINT, N(catalog_max_listings), "250000", 1, 2000000, false,
+	    "most listings read from one catalog source in a run; a source listing more fails its run, "
+	    "which then changes nothing" },
 	{ "payer_client", CT_STRING, S(payer_client), "agentcash", 0, 0, false,
 	    "payer client named in discovery invocation handoffs" },
 	{ "private_tip_key", CT_STRING, S(private_tip_key), "", 0, 0, true,
@@ -306,6 +316,48 @@ set_value(struct config *c, const struct config_key *k, const char *v, char *why
 			return -1;
 		}
 		memcpy(dst, v, strlen(v) + 1);
+		return 0;
+	}
+	case CT_URLS: {
+		/* Each URL checked as CT_URL is; kept with one space between. */
+		size_t j = 0, n = 0;
+
+		for (const char *p = v; *p;) {
+			char one[CONFIG_STR_MAX];
+			size_t len;
+
+			while (*p == ' ' || *p == '\t')
+				p++;
+			len = strcspn(p, " \t");
+			if (len == 0)
+				break;
+			if (len >= sizeof(one)) {
+				snprintf(why, cap, "a URL longer than %zu characters", sizeof(one) - 1);
+				return -1;
+			}
+			memcpy(one, p, len);
+			one[len] = '\0';
+			p += len;
+			if (!valid_url_text(one)) {
+				snprintf(why, cap, "%.80s is not an http(s) URL with a host", one);
+				return -1;
+			}
+			while (len > 0 && one[len - 1] == '/')
+				one[--len] = '\0';
+			if (++n > CONFIG_CATALOG_SOURCES_MAX) {
+				snprintf(why, cap, "more than %d URLs", CONFIG_CATALOG_SOURCES_MAX);
+				return -1;
+			}
+			if (j + len + 2 > k->size) {
+				snprintf(why, cap, "longer than %zu characters", k->size - 1);
+				return -1;
+			}
+			if (j)
+				dst[j++] = ' ';
+			memcpy(dst + j, one, len);
+			j += len;
+		}
+		dst[j] = '\0';
 		return 0;
 	}
 	case CT__MAX:
@@ -678,6 +730,36 @@ config_get(const struct config *c, const char *key, char *out, size_t cap)
 		break;
 	}
 	return (n < 0 || (size_t)n >= cap) ? -1 : 0;
+}
+
+int
+config_catalog_source(const struct config *c, size_t i, char *out, size_t cap)
+{
+	const char *p = c->catalog_urls;
+	size_t k = 0, ul = strlen(c->catalog_url);
+	bool listed = false;
+
+	while (*p) {
+		size_t len = strcspn(p, " ");
+
+		if (len == ul && strncmp(p, c->catalog_url, len) == 0)
+			listed = true;
+		if (k++ == i) {
+			if (len >= cap)
+				return -1;
+			memcpy(out, p, len);
+			out[len] = '\0';
+			return 0;
+		}
+		p += len;
+		while (*p == ' ')
+			p++;
+	}
+	/* Past the list: catalog_url, unless it is empty or listed already. */
+	if (i != k || ul == 0 || listed || ul >= cap)
+		return -1;
+	memcpy(out, c->catalog_url, ul + 1);
+	return 0;
 }
 
 uint64_t

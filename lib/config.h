@@ -21,6 +21,8 @@
 #include "addr.h"
 
 #define CONFIG_STR_MAX 2048
+#define CONFIG_URLS_MAX 8192   /* a list of URLs (CT_URLS) */
+#define CONFIG_CATALOG_SOURCES_MAX 16
 #define CONFIG_DB_NODES_MAX 8
 
 /* One node of db_hosts (config_load parses the list). */
@@ -100,7 +102,10 @@ struct config {
 	char facilitator_auth_header[1024];  /* secret: Authorization header value, "" for none */
 	uint64_t facilitator_timeout_ms;
 	char tls_ca_file[1024];         /* CA bundle for outbound HTTPS; "" for the system's */
-	char catalog_url[CONFIG_STR_MAX];
+	char catalog_url[CONFIG_STR_MAX];   /* one source, kept as an alias of catalog_urls */
+	char catalog_urls[CONFIG_URLS_MAX]; /* sources, single spaces between (config_catalog_source) */
+	uint64_t catalog_pace_ms;           /* between two pages of one source */
+	uint64_t catalog_max_listings;      /* per source; a source listing more fails its run */
 	char payer_client[64];
 	char private_tip_key[65];       /* secret: 64 hex digits (AES-256-GCM key of private-tip blobs), "" for none */
 	char mpp_secret[129];           /* secret: HMAC key of MPP challenges (lib/mpp.h), "" for none */
@@ -114,6 +119,7 @@ enum config_type {
 	CT_ADDRESS,
 	CT_LISTEN,    /* host:port */
 	CT_NETWORK,   /* eip155:<positive integer> */
+	CT_URLS,      /* http(s) URLs separated by spaces; stored with single spaces, no trailing slashes */
 	CT__MAX
 };
 
@@ -137,6 +143,12 @@ extern const size_t config_nkeys;
  * Returns 0, or -1 with a message naming the key in err[cap].
  */
 int config_load(struct config *c, const char *path, char *err, size_t cap);
+
+/*
+ * The i-th x402 catalog source (catalog_urls, then catalog_url when the
+ * list does not hold it already) into out[cap]: 0, or -1 past the last.
+ */
+int config_catalog_source(const struct config *c, size_t i, char *out, size_t cap);
 
 /* The value of a key as text (secrets included) into out[cap]; 0 or -1. */
 int config_get(const struct config *c, const char *key, char *out, size_t cap);

@@ -35,7 +35,7 @@ get() { wreq GET "$URL$1"; printf '%s' "$body" > "$WAYMARK_VAR/body"; }
 
 fixture 250 "$fport"
 out=$(sync); ok $? "catalog-sync succeeds"
-is "$out" "catalog: 3 pages, 258 items seen, 251 stored, 7 rejected" "3 pages; the 7 unusable items refused"
+is "$out" "catalog: $WAYMARK_CATALOG_URL: 3 pages, 258 items seen, 251 stored, 7 rejected, 0 retired" "3 pages; the 7 unusable items refused"
 is "$(sql "SELECT COUNT(*) FROM catalog_resources")" 251 "251 listings stored"
 is "$(sql "SELECT COUNT(*) FROM catalog_resources WHERE resource_url LIKE 'http:%' OR resource_url LIKE '%10.0.0.7%' OR resource_url LIKE '%localhost%' OR resource_url LIKE '%@%'")" 0 \
 	"no plain-http, IP-literal, local or credential URL was stored"

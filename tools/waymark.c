@@ -11,7 +11,9 @@
  *   waymark routes openapi [--reference]   the interface description (OpenAPI 3.1) of
  *                                          this configuration, or of the reference one
  *                                          docs/openapi.json holds
- *   waymark [-c config] catalog-sync       pull the x402 network catalog (catalog_url)
+ *   waymark [-c config] catalog-sync       pull the x402 network catalog (catalog_urls)
+ *   waymark [-c config] catalog status [URL|ROUTE_ID]
+ *                                          each source's runs, listings and refusals
  *   waymark [-c config] publications-complete [MIN_AGE]
  *   waymark [-c config] profiles-prune
  *   waymark [-c config] private-tips-prune  delete unused private-tip blobs and old unlock nonces
@@ -39,6 +41,7 @@
 #include "buf.h"
 #include "cabundle.h"
 #include "catalog.h"
+#include "catalogsync.h"
 #include "config.h"
 #include "hex.h"
 #include "httpget.h"
@@ -76,6 +79,7 @@ usage(void)
 	    "       waymark [-c config] migrate [DIR]\n"
 	    "       waymark routes list|nginx|nginx-http|openapi [--reference]\n"
 	    "       waymark [-c config] catalog-sync\n"
+	    "       waymark [-c config] catalog status [SOURCE_URL|ROUTE_ID]\n"
 	    "       waymark [-c config] publications-complete [MIN_AGE_SECONDS]\n"
 	    "       waymark [-c config] profiles-prune\n"
 	    "       waymark [-c config] private-tips-prune\n"
@@ -430,153 +434,85 @@ cmd_routes(const char *path, int argc, char **argv)
 	return usage();
 }
 
-#define CATALOG_PAGE 100
-#define CATALOG_MAX_PAGES 100
-#define CATALOG_MAX_ITEMS 10000
-#define CATALOG_PAGE_BYTES (16u * 1024 * 1024)
-
-static enum db_rc
-catalog_store(struct db *d, const struct catalog_item *it, uint64_t gen)
-{
-	static char qb[256 * 1024];
-	struct sql q;
-	char search[4 * 1000 + 4 * 160 + 2049 + 3];
-	uint8_t k[32];
-	struct keccak_ctx kc;
-
-	keccak_init(&kc);
-	keccak_update(&kc, it->method, strlen(it->method));
-	keccak_update(&kc, "\n", 1);
-	keccak_update(&kc, it->url, strlen(it->url));
-	keccak_final(&kc, k);
-	snprintf(search, sizeof(search), "%s %s %s", it->service_name, it->description, it->url);
-	sql_on(&q, qb, sizeof(qb));
-	sql_add(&q, "INSERT INTO catalog_resources (item_key, resource_url, method, route_id, "
-	    "description, service_name, network, asset, pay_to, offer_signer, amount_atomic, price_usdc, "
-	    "x402_version, last_updated, generation, synced_at, search_text) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, "
-	    "?, ?, ?, ?, ?, ?, UTC_TIMESTAMP(), ?) "
-	    "ON DUPLICATE KEY UPDATE resource_url = VALUES(resource_url), method = VALUES(method), "
-	    "route_id = VALUES(route_id), description = VALUES(description), "
-	    "service_name = VALUES(service_name), network = VALUES(network), asset = VALUES(asset), "
-	    "pay_to = VALUES(pay_to), offer_signer = VALUES(offer_signer), "
-	    "amount_atomic = VALUES(amount_atomic), "
-	    "price_usdc = VALUES(price_usdc), x402_version = VALUES(x402_version), "
-	    "last_updated = VALUES(last_updated), generation = VALUES(generation), "
-	    "synced_at = VALUES(synced_at), search_text = VALUES(search_text)",
-	    SQL_BYTES(k, 32), SQL_TEXT(it->url), SQL_TEXT(it->method),
-	    it->has_route ? SQL_BYTES(it->route_id, 32) : SQL_NULL, SQL_TEXT(it->description),
-	    SQL_TEXT(it->service_name), SQL_TEXT(it->network), SQL_TEXT(it->asset), SQL_TEXT(it->pay_to),
-	    it->has_offer_signer ? SQL_BYTES(it->offer_signer.b, ADDR_LEN) : SQL_NULL, SQL_TEXT(it->amount),
-	    it->price_usdc[0] ? SQL_TEXT(it->price_usdc) : SQL_NULL, SQL_I64(it->x402_version),
-	    SQL_TEXT(it->last_updated), SQL_U64(gen), SQL_TEXT(search));
-	return db_exec(d, &q);
-}
-
+/*
+ * Every configured source in turn (lib/catalogsync.h): one that fails
+ * keeps its listings and the others still run; then the listings of
+ * sources no longer configured go. Exit 0 when every source completed.
+ */
 static int
 cmd_catalog_sync(const char *path)
 {
+	static char urls[CONFIG_CATALOG_SOURCES_MAX + 1][CONFIG_STR_MAX];
+	char *list[CONFIG_CATALOG_SOURCES_MAX + 1], err[512];
 	struct config c;
 	struct db d;
-	struct buf body;
-	char url[CONFIG_STR_MAX + 128], err[512], qb[2048];
-	struct sql q = SQL_ON(qb);
-	uint64_t gen = 0;
-	bool found;
-	unsigned pages = 0, seen = 0, stored = 0, rejected = 0;
-	int status = 1;
+	struct catalog_sync_opts o;
+	size_t n = 0;
+	int failed = 0;
 
 	if (load(&c, path) < 0)
 		return 2;
-	if (c.catalog_url[0] == '\0') {
-		printf("catalog: no catalog_url configured; nothing to sync\n");
+	while (n < CONFIG_CATALOG_SOURCES_MAX + 1 && config_catalog_source(&c, n, urls[n], sizeof(urls[n])) == 0) {
+		list[n] = urls[n];
+		n++;
+	}
+	if (n == 0) {
+		printf("catalog: no catalog_urls configured; nothing to sync\n");
 		return 0;
 	}
+	o = (struct catalog_sync_opts){ .timeout_ms = (long)c.rpc_timeout_ms, .pace_ms = c.catalog_pace_ms,
+		.max_listings = c.catalog_max_listings, .page_limit = 100, .retry_max = 4,
+		.retry_wait_max_s = 120 };
 	db_init(&d, &c);
-	buf_init(&body, CATALOG_PAGE_BYTES);
 	if (db_connect(&d) != DB_OK) {
 		fprintf(stderr, "waymark: catalog-sync: database: %s\n", d.err);
-		goto out;
+		db_close(&d);
+		mysql_library_end();
+		return 1;
 	}
-	if (sql_add(&q, "INSERT INTO catalog_syncs (source_url, started_at, status) VALUES "
-	    "(?, UTC_TIMESTAMP(), 'running')", SQL_TEXT(c.catalog_url)) < 0) {
-		fprintf(stderr, "waymark: catalog-sync: the catalog_url is too long\n");
-		goto out;
-	}
-	if (db_exec(&d, &q) != DB_OK || (sql_reset(&q), sql_add(&q, "SELECT LAST_INSERT_ID()"),
-	    db_query_u64(&d, &q, &gen, &found)) != DB_OK) {
-		fprintf(stderr, "waymark: catalog-sync: database: %s\n", d.err);
-		goto out;
-	}
-	err[0] = '\0';
-	for (unsigned offset = 0; pages < CATALOG_MAX_PAGES && stored < CATALOG_MAX_ITEMS;) {
-		json_object *page = NULL, *items;
-		struct json_error je;
-		long long total;
-		size_t n;
-		long st;
+	for (size_t i = 0; i < n; i++) {
+		struct catalog_sync_result res;
 
-		snprintf(url, sizeof(url), "%s/discovery/resources?type=http&limit=%d&offset=%u",
-		    c.catalog_url, CATALOG_PAGE, offset);
-		st = httpget(url, (long)c.rpc_timeout_ms, &body, err, sizeof(err));
-		if (st != 200) {
-			if (st > 0)
-				snprintf(err, sizeof(err), "page at offset %u: HTTP status %ld", offset, st);
-			break;
+		if (catalog_sync_source(&d, urls[i], &o, &res) < 0) {
+			fprintf(stderr, "waymark: catalog-sync: %s failed, its earlier listings kept: %s\n", urls[i],
+			    res.err);
+			failed++;
+			continue;
 		}
-		if (json_parse_strict(buf_str(&body), body.len, NULL, &page, &je) < 0 ||
-		    catalog_page(page, &items, &total) < 0) {
-			snprintf(err, sizeof(err), "page at offset %u is not a discovery listing", offset);
-			json_object_put(page);
-			break;
-		}
-		pages++;
-		n = json_object_array_length(items);
-		for (size_t i = 0; i < n && stored < CATALOG_MAX_ITEMS; i++) {
-			static struct catalog_item it;
-			char why[200];
-
-			seen++;
-			if (catalog_item_parse(json_object_array_get_idx(items, i), &it, why, sizeof(why)) < 0) {
-				rejected++;
-				continue;
-			}
-			if (catalog_store(&d, &it, gen) != DB_OK) {
-				snprintf(err, sizeof(err), "database: %s", d.err);
-				break;
-			}
-			stored++;
-		}
-		json_object_put(page);
-		offset += (unsigned)n;
-		if (err[0] || n < CATALOG_PAGE || (total >= 0 && offset >= (unsigned long long)total))
-			break;
+		printf("catalog: %s: %u pages, %u items seen, %u stored, %u rejected, %u retired\n", urls[i],
+		    res.pages, res.seen, res.stored, res.rejected, res.retired);
 	}
-	if (err[0] == '\0') {
-		sql_reset(&q);
-		sql_add(&q, "DELETE FROM catalog_resources WHERE generation < ?", SQL_U64(gen));
-		if (db_exec(&d, &q) != DB_OK)
-			snprintf(err, sizeof(err), "database: %s", d.err);
+	if (catalog_sync_forget(&d, list, n, err, sizeof(err)) < 0) {
+		fprintf(stderr, "waymark: catalog-sync: dropping sources no longer configured: %s\n", err);
+		failed++;
 	}
-	sql_reset(&q);
-	if (sql_add(&q, "UPDATE catalog_syncs SET finished_at = UTC_TIMESTAMP(), pages = ?, "
-	    "items_seen = ?, items_stored = ?, items_rejected = ?, status = ?, error = ? "
-	    "WHERE generation = ?", SQL_U64(pages), SQL_U64(seen), SQL_U64(stored), SQL_U64(rejected),
-	    SQL_TEXT(err[0] ? "failed" : "complete"), SQL_TEXT(err[0] ? err : NULL), SQL_U64(gen)) == 0)
-		db_exec(&d, &q);
-	else
-		fprintf(stderr, "waymark: catalog-sync: the sync's record could not be finished\n");
-	if (err[0]) {
-		fprintf(stderr, "waymark: catalog-sync failed, earlier listings kept: %s\n", err);
-		goto out;
-	}
-	printf("catalog: %u pages, %u items seen, %u stored, %u rejected\n", pages, seen, stored,
-	    rejected);
-	status = 0;
-out:
-	buf_release(&body);
 	db_close(&d);
 	mysql_library_end();
-	return status;
+	return failed ? 1 : 0;
+}
+
+static int
+cmd_catalog_status(const char *path, const char *what)
+{
+	struct config c;
+	struct db d;
+	int rc;
+
+	if (load(&c, path) < 0)
+		return 2;
+	db_init(&d, &c);
+	if (db_connect(&d) != DB_OK) {
+		fprintf(stderr, "waymark: catalog status: database: %s\n", d.err);
+		db_close(&d);
+		mysql_library_end();
+		return 1;
+	}
+	rc = catalog_status(&d, what, stdout);
+	if (rc < 0)
+		fprintf(stderr, "waymark: catalog status: database: %s\n", d.err);
+	db_close(&d);
+	mysql_library_end();
+	return rc < 0 ? 1 : rc;
 }
 
 /*
@@ -784,6 +720,8 @@ main(int argc, char **argv)
 		return cmd_routes(path, argc - 1, argv + 1);
 	if (strcmp(argv[0], "catalog-sync") == 0)
 		return cmd_catalog_sync(path);
+	if (strcmp(argv[0], "catalog") == 0 && argc >= 2 && argc <= 3 && strcmp(argv[1], "status") == 0)
+		return cmd_catalog_status(path, argc == 3 ? argv[2] : NULL);
 	if (strcmp(argv[0], "publications-complete") == 0)
 		return cmd_publications_complete(path, argc - 1, argv + 1);
 	if (strcmp(argv[0], "profiles-prune") == 0)

@@ -61,8 +61,27 @@ check_item(json_object *it)
 
 	if (catalog_item_parse(it, &c, why, sizeof(why)) < 0) {
 		CHECK(why[0] != '\0' && fuzz_cstr_ok(why, sizeof(why)));
+		CHECK(c.refusal > CR_NONE && c.refusal < CR__MAX);
+		CHECK(strcmp(catalog_refusal_code(c.refusal), "none") != 0);
 		return;
 	}
+	CHECK(c.refusal == CR_NONE);
+	/* The item served again is JSON within its bound, an http resource at the URL kept. */
+	{
+		json_object *served = NULL;
+		struct json_error je;
+		size_t sl = strlen(c.item_json);
+
+		CHECK(sl > 0 && sl <= CATALOG_ITEM_JSON_MAX);
+		CHECK(json_parse_strict(c.item_json, sl, NULL, &served, &je) == 0);
+		CHECK(strcmp(json_member_string(served, "resource", NULL), c.url) == 0);
+		CHECK(strcmp(json_member_string(served, "type", NULL), "http") == 0);
+		json_object_put(served);
+	}
+	CHECK(fuzz_cstr_ok(c.schemes, sizeof(c.schemes)) && fuzz_cstr_ok(c.networks, sizeof(c.networks)));
+	CHECK(fuzz_cstr_ok(c.pay_tos, sizeof(c.pay_tos)) && fuzz_cstr_ok(c.extension_keys, sizeof(c.extension_keys)));
+	CHECK(fuzz_cstr_ok(c.tags_text, sizeof(c.tags_text)) && fuzz_cstr_ok(c.fields_text, sizeof(c.fields_text)));
+	CHECK(strlen(c.fields_text) <= CATALOG_FIELDS_MAX);
 	CHECK(fuzz_cstr_ok(c.url, sizeof(c.url)) && fuzz_cstr_ok(c.method, sizeof(c.method)));
 	CHECK(fuzz_cstr_ok(c.description, sizeof(c.description)));
 	CHECK(fuzz_cstr_ok(c.service_name, sizeof(c.service_name)));
