@@ -253,7 +253,7 @@ endif
 # into an archive each target links from. `make fuzz` runs each target for
 # FUZZ_SECONDS; `make fuzz-smoke` (run by `make test`) runs each over its
 # seeds plus a few thousand mutations and fails on any finding (tools/fuzz).
-FUZZ_TARGETS := a2a abi blob activity baseline catalog client cursor factid gratitude json mpp path receipt routenote search siwx unlock url x402
+FUZZ_TARGETS := a2a abi bazaar blob activity baseline catalog client cursor factid gratitude json mpp path receipt routenote search siwx unlock url x402
 FUZZ_SECONDS ?= 30
 FUZZ_DIR := build-fuzz
 FUZZ_CC ?= clang

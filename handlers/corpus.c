@@ -153,8 +153,10 @@ cand_free(struct cand *c)
 	free(c->title);
 	free(c->summary);
 	free(c->context);
+	free(c->facts);
+	free(c->tags);
 	json_object_put(c->reviews);
-	c->url = c->title = c->summary = c->context = NULL;
+	c->url = c->title = c->summary = c->context = c->facts = c->tags = NULL;
 	c->reviews = NULL;
 }
 
@@ -219,8 +221,28 @@ load_rows(struct db *db, const struct sql *q, bool context, struct cand **c, siz
 				break;
 			}
 		} else {
+			size_t fl = 0, off = 0;
+
 			x->from_catalog = true;
 			snprintf(x->price_usdc, sizeof(x->price_usdc), "%s", row[5] ? row[5] : "");
+			/* Columns 7..12: the facts; 13: tags and field words, indexed, then dropped. */
+			for (int f = 0; f < CF__MAX; f++)
+				fl += (row[7 + f] ? strlen(row[7 + f]) : 0) + 1;
+			if ((x->facts = malloc(fl)) == NULL) {
+				rc = DB_ERROR;
+				break;
+			}
+			for (int f = 0; f < CF__MAX; f++) {
+				size_t l = row[7 + f] ? strlen(row[7 + f]) : 0;
+
+				memcpy(x->facts + off, row[7 + f] ? row[7 + f] : "", l + 1);
+				off += l + 1;
+			}
+			x->tags = dup_chars(row[13] ? row[13] : "", 3000);
+			if (x->tags == NULL) {
+				rc = DB_ERROR;
+				break;
+			}
 		}
 		snprintf(x->checked_at, sizeof(x->checked_at), "%s", row[6] ? row[6] : "");
 		if (x->url == NULL || x->title == NULL || x->summary == NULL ||
@@ -232,6 +254,31 @@ load_rows(struct db *db, const struct sql *q, bool context, struct cand **c, siz
 	if (res)
 		mysql_free_result(res);
 	return rc;
+}
+
+/* The catalog facts and words of from go to to, unless to has some already. */
+static void
+take_listing(struct cand *to, struct cand *from)
+{
+	if (to->facts == NULL && from->facts) {
+		to->facts = from->facts;
+		from->facts = NULL;
+		free(to->tags);
+		to->tags = from->tags;
+		from->tags = NULL;
+	}
+}
+
+const char *
+cand_fact(const struct cand *c, enum cand_fact f)
+{
+	const char *p = c->facts;
+
+	if (p == NULL || f >= CF__MAX)
+		return "";
+	for (int i = 0; i < (int)f; i++)
+		p += strlen(p) + 1;
+	return p;
 }
 
 /*
@@ -259,6 +306,7 @@ merge(struct cand *c, size_t n)
 					memcpy(last->checked_at, old.checked_at, sizeof(old.checked_at));
 					last->from_catalog = true;
 				}
+				take_listing(last, &old);
 				cand_free(&old);
 			} else {
 				if (c[i].from_catalog && !last->price_usdc[0]) {
@@ -266,6 +314,7 @@ merge(struct cand *c, size_t n)
 					memcpy(last->checked_at, c[i].checked_at, sizeof(last->checked_at));
 					last->from_catalog = true;
 				}
+				take_listing(last, &c[i]);
 				cand_free(&c[i]);
 			}
 			continue;
@@ -583,9 +632,11 @@ load_corpus(struct db *db, struct corpus *k, long long now)
 	rc = load_rows(db, &q, true, &c, &n, &cap);
 	if (rc == DB_OK) {
 		sql_reset(&q);
+		/* One listing per route: the first by item key (load_rows keeps the first facts). */
 		sql_add(&q, "SELECT route_id, method, resource_url, service_name, description, "
-		    "price_usdc, DATE_FORMAT(synced_at, '%Y-%m-%dT%H:%i:%sZ') FROM catalog_resources "
-		    "WHERE route_id IS NOT NULL");
+		    "price_usdc, DATE_FORMAT(synced_at, '%Y-%m-%dT%H:%i:%sZ'), schemes, networks, pay_tos, "
+		    "extension_keys, asset, tags_text, CONCAT_WS(' ', tags_text, fields_text) FROM catalog_resources "
+		    "WHERE route_id IS NOT NULL ORDER BY item_key");
 		rc = load_rows(db, &q, false, &c, &n, &cap);
 	}
 	if (rc != DB_OK) {
@@ -621,7 +672,7 @@ load_corpus(struct db *db, struct corpus *k, long long now)
 	    (sb = search_builder_new()) == NULL)
 		return DB_ERROR;
 	for (size_t i = 0; i < kept; i++) {
-		const char *text[F__MAX] = { c[i].title, c[i].summary, c[i].context, c[i].url };
+		const char *text[F__MAX] = { c[i].title, c[i].summary, c[i].context, c[i].url, c[i].tags };
 		size_t len[F__MAX];
 
 		for (int f = 0; f < F__MAX; f++)
@@ -630,6 +681,8 @@ load_corpus(struct db *db, struct corpus *k, long long now)
 			search_builder_free(sb);
 			return DB_ERROR;
 		}
+		free(c[i].tags);
+		c[i].tags = NULL;
 	}
 	return search_builder_finish(sb, &k->ix) < 0 ? DB_ERROR : DB_OK;
 }
@@ -664,7 +717,7 @@ corpus_unshare(struct corpus *a, const struct corpus *b)
 	for (size_t i = 0; i < a->n; i++) {
 		struct cand *x = &a->e[i];
 
-		x->url = x->title = x->summary = x->context = NULL;
+		x->url = x->title = x->summary = x->context = x->facts = x->tags = NULL;
 		if (x->reviews == b->e[i].reviews)
 			x->reviews = NULL;
 	}

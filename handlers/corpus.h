@@ -36,7 +36,16 @@
 #define CORPUS_LANE_SLOTS 4
 
 /* The indexed text fields of an entry (search.h field numbers). */
-enum field_id { F_TITLE, F_SUMMARY, F_CONTEXT, F_URL, F__MAX };
+enum field_id { F_TITLE, F_SUMMARY, F_CONTEXT, F_URL, F_TAGS, F__MAX };
+
+/*
+ * What a catalog listing says of the route's payment, for the Bazaar
+ * filters (handlers/bazaar.c): its accepts entries' schemes, networks and
+ * payTo addresses (lower case) and its extension keys, comma-separated,
+ * the asset of the entry the catalog chose, and its tags (space-separated);
+ * cand_fact() reads them.
+ */
+enum cand_fact { CF_SCHEMES, CF_NETWORKS, CF_PAY_TOS, CF_EXTENSIONS, CF_ASSET, CF_TAGS, CF__MAX };
 _Static_assert(F__MAX == SEARCH_FIELDS, "the corpus indexes SEARCH_FIELDS fields");
 
 /* One described route of the corpus. Strings are malloc'd. */
@@ -44,6 +53,8 @@ struct cand {
 	uint8_t route_id[32];
 	char method[16];
 	char *url, *title, *summary, *context;
+	char *tags;                 /* a listing's tags and Bazaar field words: indexed (F_TAGS), then freed */
+	char *facts;                /* the CF__MAX facts, each NUL-terminated, one after another; NULL: none */
 	bool from_context, from_catalog;
 	char price_usdc[100];
 	char checked_at[32];
@@ -88,6 +99,9 @@ struct corpus {
  * empty and must not be answered from.
  */
 enum db_rc corpus_acquire(struct req *r, struct corpus **out);
+
+/* Fact f of c (enum cand_fact), "" when the route has no catalog listing. */
+const char *cand_fact(const struct cand *c, enum cand_fact f);
 
 /* Release corpus_lock taken by corpus_acquire(), then free what a refresh of this thread replaced. */
 void corpus_release(void);

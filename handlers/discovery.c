@@ -66,16 +66,13 @@
 
 static const char *const field_names[F__MAX] = {
 	[F_TITLE] = "title", [F_SUMMARY] = "summary", [F_CONTEXT] = "signed route context",
-	[F_URL] = "URL",
+	[F_URL] = "URL", [F_TAGS] = "tags or input and output fields",
 };
 
 /* The entries hit_rank orders; per thread. */
 static _Thread_local const struct cand *rank_entries;
 
-struct hit {
-	uint32_t doc;
-	float score;
-};
+#define hit discovery_hit
 
 /* Higher score first; then review evidence and route ID (corpus order). */
 static int
@@ -86,6 +83,40 @@ hit_rank(const void *a, const void *b)
 	if (x->score != y->score)
 		return x->score < y->score ? 1 : -1;
 	return corpus_evidence_cmp(x->doc, y->doc, rank_entries);
+}
+
+int
+discovery_rank(struct corpus *k, const struct search_query *sq,
+    bool (*keep)(const struct cand *c, void *arg), void *arg, struct discovery_hit **out, size_t *n)
+{
+	struct hit *h = malloc(((size_t)k->n + 1) * sizeof(*h));
+	size_t m = 0;
+
+	*out = h;
+	*n = 0;
+	if (h == NULL)
+		return -1;
+	if (sq->n == 0) {
+		for (size_t i = 0; i < k->n; i++)
+			if (keep == NULL || keep(&k->e[k->order[i]], arg))
+				h[m++] = (struct hit){ .doc = k->order[i], .score = 0 };
+	} else {
+		struct search_params prm;
+		uint32_t nt;
+
+		search_params_default(&prm);
+		nt = search_run(&k->ix, &prm, sq, &k->sc);
+		for (uint32_t i = 0; i < nt; i++) {
+			uint32_t d = k->sc.touched[i];
+
+			if (keep == NULL || keep(&k->e[d], arg))
+				h[m++] = (struct hit){ .doc = d, .score = k->sc.score[d] };
+		}
+		rank_entries = k->e;
+		qsort(h, m, sizeof(*h), hit_rank);
+	}
+	*n = m;
+	return 0;
 }
 
 /* Append s to line[cap] at *off, never past its end. */

@@ -10,7 +10,9 @@
 #include <json-c/json.h>
 
 #include "addr.h"
+#include "corpus.h"
 #include "http.h"
+#include "search.h"
 
 #define DISCOVERY_Q_MAX 400
 #define DISCOVERY_LIMIT_MAX 20
@@ -35,5 +37,22 @@ enum err discovery_snapshot(struct req *r, struct resp *w, const char *q, uint64
  */
 enum err discovery_report_snapshot(struct req *r, struct resp *w, const char *q, uint64_t limit,
     const struct addr *reviewer, json_object **out);
+
+/* A ranked entry: its index in the corpus and its score. */
+struct discovery_hit {
+	uint32_t doc;
+	float score;
+};
+
+/*
+ * The entries of k (corpus_lock held) that sq matches and keep(entry, arg)
+ * accepts (keep NULL: all), in discovery's order: score, then review
+ * evidence, then route ID; with no terms in sq, every kept entry in the
+ * no-q order (review evidence, then route ID) with score 0. *out is
+ * malloc'd (the caller frees it, also when *n is 0). 0, or -1 when out of
+ * memory.
+ */
+int discovery_rank(struct corpus *k, const struct search_query *sq,
+    bool (*keep)(const struct cand *c, void *arg), void *arg, struct discovery_hit **out, size_t *n);
 
 #endif

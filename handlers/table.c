@@ -40,6 +40,35 @@ static const struct field discovery_fields[] = {
 	{ .name = NULL },
 };
 
+/* The Bazaar discovery API's filters (handlers/bazaar.c). */
+#define BAZAAR_FILTER_FIELDS \
+	{ .name = "type", .src = VS_QUERY, .type = VT_STRING, .max_len = 16 }, \
+	{ .name = "payTo", .src = VS_QUERY, .type = VT_STRING, .max_len = 128 }, \
+	{ .name = "scheme", .src = VS_QUERY, .type = VT_STRING, .max_len = 32 }, \
+	{ .name = "network", .src = VS_QUERY, .type = VT_STRING, .max_len = 64 }, \
+	{ .name = "extensions", .src = VS_QUERY, .type = VT_STRING, .max_len = 64 }, \
+	{ .name = "asset", .src = VS_QUERY, .type = VT_STRING, .max_len = 128 }, \
+	{ .name = "urlSubstring", .src = VS_QUERY, .type = VT_STRING, .min_len = 3, .max_len = 2048 }, \
+	{ .name = "maxUsdPrice", .src = VS_QUERY, .type = VT_DECIMAL }, \
+	{ .name = "tags", .src = VS_QUERY, .type = VT_STRING, .max_len = 220 }, \
+	{ .name = "bundleSlugs", .src = VS_QUERY, .type = VT_STRING, .max_len = 400 }, \
+	{ .name = "curatedOnly", .src = VS_QUERY, .type = VT_STRING, .max_len = 8 }
+
+static const struct field bazaar_resources_fields[] = {
+	BAZAAR_FILTER_FIELDS,
+	{ .name = "limit", .src = VS_QUERY, .type = VT_UINT, .min = 1, .max = 100, .def = "20" },
+	{ .name = "offset", .src = VS_QUERY, .type = VT_UINT, .min = 0, .max = 9999999, .def = "0" },
+	{ .name = NULL },
+};
+
+static const struct field bazaar_search_fields[] = {
+	{ .name = "query", .src = VS_QUERY, .type = VT_STRING, .max_len = 400 },
+	BAZAAR_FILTER_FIELDS,
+	{ .name = "limit", .src = VS_QUERY, .type = VT_UINT, .min = 1, .max = 100, .def = "20" },
+	{ .name = "cursor", .src = VS_QUERY, .type = VT_STRING, .max_len = 32 },
+	{ .name = NULL },
+};
+
 static const struct field review_v1_fields[] = {
 	{ .name = "review", .src = VS_BODY, .type = VT_OBJECT, .required = true },
 	{ .name = "signature", .src = VS_BODY, .type = VT_STRING, .required = true, .max_len = 200 },
@@ -441,6 +470,14 @@ const struct endpoint endpoints[] = {
 	    .handler = h_discovery_get, .auth = AUTH_NONE, .rate = RATE_DISCOVERY,
 	    .flags = EP_DB, .fields = discovery_fields,
 	    .summary = "free discovery snapshot: candidates with dated evidence and a handoff" },
+	{ .id = "bazaar.resources", .method = HM_GET, .pattern = "/discovery/resources",
+	    .handler = h_bazaar_resources_get, .auth = AUTH_NONE, .rate = RATE_DISCOVERY,
+	    .flags = EP_DB, .fields = bazaar_resources_fields,
+	    .summary = "Bazaar discovery API: the catalog's and the route contexts' routes as DiscoveryResource items, filtered, paged by offset" },
+	{ .id = "bazaar.search", .method = HM_GET, .pattern = "/discovery/search",
+	    .handler = h_bazaar_search_get, .auth = AUTH_NONE, .rate = RATE_DISCOVERY,
+	    .flags = EP_DB, .fields = bazaar_search_fields,
+	    .summary = "Bazaar discovery API: the same routes ranked for a query by the discovery engine, paged by cursor" },
 	{ .id = "x402.reviews." BRAND_LANE, .method = HM_POST, .pattern = "/api/v1/x402/reviews",
 	    .handler = h_review_v1_post, .auth = AUTH_NONE, .rate = RATE_SIGNED,
 	    .body = BODY_JSON, .body_max = 16 * 1024,

@@ -24,6 +24,8 @@ enum err h_cost_preview_post(struct req *r, struct resp *w);
 
 /* discovery.c */
 enum err h_discovery_get(struct req *r, struct resp *w);
+enum err h_bazaar_resources_get(struct req *r, struct resp *w);
+enum err h_bazaar_search_get(struct req *r, struct resp *w);
 
 /* reviews.c */
 enum err h_review_v1_post(struct req *r, struct resp *w);

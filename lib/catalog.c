@@ -92,6 +92,12 @@ known_usdc(const char *network)
 static const char *
 caip2(const char *n)
 {
+	return catalog_network_caip2(n);
+}
+
+const char *
+catalog_network_caip2(const char *n)
+{
 	if (strcmp(n, "base") == 0)
 		return "eip155:8453";
 	if (strcmp(n, "base-sepolia") == 0)

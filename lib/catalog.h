@@ -92,6 +92,9 @@ struct catalog_item {
  */
 int catalog_item_parse(json_object *item, struct catalog_item *out, char *why, size_t cap);
 
+/* A network as CAIP-2: v1 names ("base", "base-sepolia") mapped, anything else as given. */
+const char *catalog_network_caip2(const char *n);
+
 /* The wire name of a refusal ("not_https", ...). */
 const char *catalog_refusal_code(enum catalog_refusal r);
 

@@ -638,8 +638,11 @@ status_source(struct db *d, uint64_t id, const char *url, bool refusals, FILE *o
 		fprintf(out, "  run %s %s at %s: %s pages, %s seen, %s stored, %s refused, %s retired%s%s\n",
 		    row[0], row[1], row[2] ? row[2] : "", row[3], row[4], row[5], row[6], row[7],
 		    row[8] && *row[8] ? "; " : "", row[8] ? row[8] : "");
-		if (last == 0 && row[1] && strcmp(row[1], "complete") == 0)
-			last = strtoull(row[0], NULL, 10);
+		if (last == 0 && row[1] && strcmp(row[1], "complete") == 0 &&
+		    db_row_u64(row, 0, "generation", &last) != DB_OK) {
+			mysql_free_result(rs);
+			return -1;
+		}
 	}
 	if (rs)
 		mysql_free_result(rs);

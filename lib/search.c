@@ -760,9 +760,12 @@ search_query_parse(const struct search_index *ix, struct search_stemmer *st, con
 void
 search_params_default(struct search_params *p)
 {
-	/* Fields as discovery indexes them (handlers/corpus.h): title, summary, context, URL. */
-	static const float w[SEARCH_FIELDS] = { 3.0f, 2.0f, 2.0f, 1.0f };
-	static const float b[SEARCH_FIELDS] = { 0.5f, 0.75f, 0.75f, 0.5f };
+	/*
+	 * Fields as discovery indexes them (handlers/corpus.h): title, summary,
+	 * context, URL, and a listing's tags and Bazaar field words.
+	 */
+	static const float w[SEARCH_FIELDS] = { 3.0f, 2.0f, 2.0f, 1.0f, 1.5f };
+	static const float b[SEARCH_FIELDS] = { 0.5f, 0.75f, 0.75f, 0.5f, 0.5f };
 
 	memcpy(p->weight, w, sizeof(w));
 	memcpy(p->b, b, sizeof(b));

@@ -37,7 +37,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#define SEARCH_FIELDS 4         /* text fields of a document */
+#define SEARCH_FIELDS 5         /* text fields of a document */
 #define SEARCH_TERMS_MAX 8      /* query terms kept (the first ones) */
 #define SEARCH_WORD_MAX 64      /* bytes of a word; longer words are cut */
 #define SEARCH_EXP_MAX 24       /* expansions of one query term */

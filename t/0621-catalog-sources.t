@@ -124,4 +124,48 @@ out=$(WAYMARK_CATALOG_URLS=$B WAYMARK_CATALOG_URL= waymark catalog-sync); rc=$?
 is "$rc" 0 "a sync of b alone succeeds"
 is "$(sql "SELECT COUNT(*) FROM catalog_resources")" 3000 "a's routes that b does not list are gone"
 is "$(sql "SELECT COUNT(*) FROM catalog_listings")" 3000 "and a's listings"
+
+# The Bazaar discovery API over these 3000 routes, read by the unchanged
+# @x402/extensions withBazaar client: offset pages and cursor pages.
+rep=$(node "$top/t/tools/bazaar-client.mjs" "$URL" "paid")
+is "$?" 0 "withBazaar lists and searches this service"
+[ -n "$(jq -r '.error // empty' <<<"$rep")" ] && diag "$(jq -r .error <<<"$rep")"
+is "$(jq -c '.list | [.pages, .total, .distinct, .repeated]' <<<"$rep")" '[30,3000,3000,0]' \
+	"listResources: 30 offset pages of 100 give all 3000 routes once each"
+is "$(jq -c '.list.keys' <<<"$rep")" '["items","pagination","unappliedFilters","x402Version"]' "in the Bazaar list shape"
+is "$(jq -r '.list.first | [.type, .x402Version, .accepts[0].scheme, .accepts[0].network, .extensions.bazaar.info.input.method, (.lastUpdated | test("^2026-11-01T"))] | map(tostring) | join(" ")' <<<"$rep")" \
+	"http 2 exact eip155:8453 GET true" "items are DiscoveryResources as the catalog listed them"
+is "$(jq -c '.search | [.pages, .distinct, .repeated, .partialResults]' <<<"$rep")" '[150,3000,0,false]' \
+	"search: 150 cursor pages of 20 give all 3000 matching routes once each"
+is "$(jq -c '.search.keys' <<<"$rep")" '["pagination","partialResults","resources","unappliedFilters","x402Version"]' \
+	"in the Bazaar search shape"
+rep=$(node "$top/t/tools/bazaar-client.mjs" "$URL" "weather forecast" '{"network":"base","scheme":"exact"}')
+is "$(jq -c '[.list.total, .search.distinct]' <<<"$rep")" '[3000,375]' \
+	"filters through the client (network as its v1 name, scheme): all 3000 listed, the 375 weather routes found"
+like "$(jq -r '.search.top | join(" ")' <<<"$rep")" '^https://api[0-9]+\.weather-forecast\.example\.com/v2/weather-forecast( |$)' \
+	"ranked by the discovery engine"
+bz() { wreq GET "$URL/discovery/$1"; }
+for f in "scheme=upto 0" "scheme=exact 3000" "extensions=bazaar 3000" "extensions=offer-receipt 0" "type=mcp 0" \
+	"maxUsdPrice=0.0011 660" "tags=weather 375" "tags=nothing,weather 375" "payTo=0x00000000000000000000000000000000000005DD 1" "urlSubstring=API2000. 1" \
+	"asset=0x833589FCD6EDB6E08F4C7C32D4F71B54BDA02913 3000"; do
+	bz "resources?${f% *}&limit=1"
+	is "$(jq -r .pagination.total <<<"$body")" "${f#* }" "resources?${f% *}: ${f#* } routes"
+done
+bz "search?query=geocoding&maxUsdPrice=0.0011&limit=100"
+is "$(jq -r '[.resources[] | .accepts[0].amount | tonumber | select(. > 1100)] | length' <<<"$body")" 0 "search keeps maxUsdPrice too"
+is "$(jq -r '.resources | length' <<<"$body")" 75 "the 75 geocoding routes at up to 0.0011 USDC"
+bz "search?query=paid&bundleSlugs=x&curatedOnly=true"
+is "$(jq -c .unappliedFilters <<<"$body")" '["bundleSlugs","curatedOnly"]' "filters this service cannot apply are reported"
+bz "search?query=paid&limit=5"
+c1=$(jq -r .pagination.cursor <<<"$body")
+bz "search?query=weather&cursor=$c1"
+is "$status $(jq -r .error <<<"$body")" "400 invalid_field" "a cursor of another query is refused"
+like "$(jq -r .message <<<"$body")" "another query" "and says so"
+for bad in "search?cursor=bz1.01.0123456789abcdef" "search?cursor=x" "resources?limit=101" "resources?limit=0" \
+	"resources?offset=-1" "search?maxUsdPrice=0.0000001" "search?maxUsdPrice=abc" "search?urlSubstring=ab" \
+	"search?tags=a,b,c,d,e,f" "resources?foo=1" "search?query=$(printf 'a%.0s' $(seq 401))"; do
+	bz "$bad"
+	is "$status" 400 "${bad:0:40}: 400"
+	like "$(jq -r .error <<<"$body")" '^(invalid_field|unknown_field)$' "with the JSON error"
+done
 done_testing

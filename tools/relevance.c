@@ -42,7 +42,7 @@
 
 struct listing {
 	int cat;
-	char *f[SEARCH_FIELDS];     /* title, summary, context (none), URL */
+	char *f[SEARCH_FIELDS];     /* title, summary, context (none), URL, tags (none) */
 };
 
 struct query {
@@ -251,7 +251,7 @@ top_add(struct top *t, uint32_t doc, double score)
 }
 
 /* The previous ranking: word-prefix counting. */
-static const int prev_weight[SEARCH_FIELDS] = { 3, 2, 2, 1 };
+static const int prev_weight[SEARCH_FIELDS] = { 3, 2, 2, 1, 0 };   /* the previous ranking had no tags field */
 
 struct prev_ctx {
 	unsigned term;

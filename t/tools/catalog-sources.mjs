@@ -38,7 +38,7 @@ function item(i, edition) {
     accepts: [{ scheme: 'exact', network: 'eip155:8453', amount: String(1000 + (i % 50) * 10), asset: USDC,
       payTo: '0x' + ((i % 4000) + 1).toString(16).padStart(40, '0'), maxTimeoutSeconds: 60 }],
     extensions: { bazaar: { info: { input: { type: 'http', method: 'GET', queryParams: { city: 'Lisbon', units: 'metric' } },
-      output: { type: 'json', example: { temperature: 21 } } } } },
+      output: { type: 'json', example: topic === 'weather forecast' ? { temperature: 21 } : { value: 1 } } } } },
     lastUpdated: '2026-11-01T00:00:00Z',
   };
 }
