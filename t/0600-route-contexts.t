@@ -237,4 +237,14 @@ jq -c '.routes[0].url = "https://api.weatherdata.example/v1/forecast" | .routes[
 res=$(pubc "$WAYMARK_VAR/seed-example.json"); rc=$?
 is "$rc,$(jq -r '.rejected[0] | "\(.status) \(.error)"' <<<"$res")" "1,400 invalid_field" \
 	"publish-contexts: a route on a reserved .example host is refused, and the script says so"
+
+# A route only a signed context describes, through the Bazaar discovery API:
+# its URL and method, no accepts (no catalog lists it).
+wreq GET "$URL/discovery/search?query=forecast&limit=20"
+it=$(jq -c --arg u "$seed_url" '.resources[] | select(.resource == $u)' <<<"$body")
+is "$(jq -r '[.type, .x402Version, (.accepts | length), .extensions.bazaar.info.input.method, (.lastUpdated | test("^[0-9]{4}-"))] | map(tostring) | join(" ")' <<<"$it")" \
+	"http 2 0 GET true" "/discovery/search serves a context-only route: URL, method, no accepts, its publication time"
+wreq GET "$URL/discovery/resources?extensions=bazaar&limit=100"
+is "$(jq -r --arg u "$seed_url" '[.items[] | select(.resource == $u)] | length' <<<"$body")" 1 \
+	"/discovery/resources lists it, with the bazaar extension"
 done_testing
