@@ -501,10 +501,12 @@ agent_controls(struct req *r, const struct ptip *t, const struct addr *signer, b
  * A wallet that paid for this tip's unlock, on either rail and however the
  * payment came to be settled (the request itself, the chain on a retry,
  * payments-reconcile): its grant, written by the paid read before
- * settlement, counts once the ledger row is settled.
+ * settlement, counts once the ledger row of that payment, for endpoint_id
+ * and paid to the tipper, is settled (privtips.h).
  */
-static enum err
-paid_grant(struct req *r, const struct ptip *t, const struct addr *signer, bool *yes)
+enum err
+privtips_paid_grant(struct db *d, const struct config *cfg, const char *endpoint_id,
+    const struct ptip *t, const uint8_t payer[20], bool *yes)
 {
 	char b[600];
 	struct sql q = SQL_ON(b);
@@ -514,12 +516,19 @@ paid_grant(struct req *r, const struct ptip *t, const struct addr *signer, bool 
 	*yes = false;
 	sql_add(&q, "SELECT COUNT(*) FROM private_tip_grants g JOIN x402_payments p ON p.payer = g.payer "
 	    "AND p.auth_nonce = g.auth_nonce WHERE g.chain_id = ? AND g.tip_id = ? AND g.payer = ? AND "
-	    "p.status = 'settled' AND p.endpoint_id = ? AND p.pay_to = ?", SQL_U64(r->cfg->chain_id),
-	    SQL_U64(t->tip_id), SQL_BYTES(signer->b, 20), SQL_TEXT(r->ep->id), SQL_BYTES(t->tipper, 20));
-	if (db_query_u64(r->db, &q, &n, &found) != DB_OK)
+	    "p.status = 'settled' AND p.endpoint_id = ? AND p.pay_to = ?", SQL_U64(cfg->chain_id),
+	    SQL_U64(t->tip_id), SQL_BYTES(payer, 20), SQL_TEXT(endpoint_id), SQL_BYTES(t->tipper, 20));
+	if (db_query_u64(d, &q, &n, &found) != DB_OK)
 		return ERR_DATABASE_UNAVAILABLE;
 	*yes = n > 0;
 	return ERR_NONE;
+}
+
+/* The grant of a wallet that paid to unlock this tip on this row (privtips_paid_grant). */
+static enum err
+paid_grant(struct req *r, const struct ptip *t, const struct addr *signer, bool *yes)
+{
+	return privtips_paid_grant(r->db, r->cfg, r->ep->id, t, signer->b, yes);
 }
 
 /*

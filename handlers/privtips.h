@@ -57,6 +57,17 @@ enum err privtips_note(struct req *r, const struct ptip *t, char *note, bool *fo
  */
 enum err privtips_amount(struct req *r, const struct ptip *t, char amount[DECIMAL_ATOMIC_BUFSZ]);
 
+/*
+ * Whether payer may read t by its own signature because it paid to unlock
+ * it: a grant (private_tip_grants, written by the paid read of the row
+ * endpoint_id before settlement) whose payment's ledger row is settled,
+ * for that row and paid to t's tipper. A grant whose payment is reserved,
+ * of unknown outcome, refused, released or void counts for nothing.
+ * ERR_NONE (*yes says), ERR_DATABASE_UNAVAILABLE.
+ */
+enum err privtips_paid_grant(struct db *d, const struct config *cfg, const char *endpoint_id,
+    const struct ptip *t, const uint8_t payer[20], bool *yes);
+
 /* Delete blobs no indexed tip carries, uploaded more than 7 days ago, and nonces expired a day ago. */
 enum db_rc privtips_prune(struct db *d, const struct config *cfg, int64_t now, uint64_t *blobs,
     uint64_t *nonces);

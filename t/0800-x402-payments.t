@@ -7,7 +7,10 @@
 # once, replay and cross-route refusal, malformed and tampered payments, no
 # charge when the handler fails or the facilitator is down, a released
 # payment used once later, and settlement refused or unreachable (the real
-# facilitator with an injected fault after its real /verify).
+# facilitator with an injected fault after its real /verify); a settlement
+# that outlives the timeout, served from the chain, and after payments-reconcile
+# the payer's identical retry; the per-request deadline (a stalled worker: no
+# /settle, 503, nothing charged, the row released).
 . "$(dirname "$0")/lib/tap.sh"
 . "$(dirname "$0")/lib/chain.sh"
 . "$(dirname "$0")/lib/http.sh"
@@ -269,9 +272,11 @@ is "$status,$(jq -r '.routedBoons | length' <<<"$body")" "200,3" \
 	"the identical request again while the authorization is valid: served again (a fresh read)"
 is "$(balance $PAYER),$(balance $PAYTO)" "960000,40000" "  and nothing more is charged"
 
-# ---- payments-reconcile: a stranded row settled from the chain
+# ---- payments-reconcile: a stranded row settled from the chain, and the payer's
+# identical retry then served (a settlement learnt from the chain serves it until
+# an hour past validBefore; lib/paystate.h)
 rpc evm_setAutomine '[false]' >/dev/null
-res=$(node "$tools/pay.mjs" --key $KEY1 --url "$URL$REC1?limit=4")
+res=$(node "$tools/pay.mjs" --key $KEY1 --url "$URL$REC1?limit=4" --signature-out "$http_tmp/sig4")
 rpc evm_mine '[]' >/dev/null
 rpc evm_setAutomine '[true]' >/dev/null
 is "$(jq -r .status <<<"$res")" 503 "another settlement times out: 503"
@@ -283,6 +288,14 @@ like "$rec" '^payments: [1-9][0-9]* settled from the chain' "  and settles from 
 is "$(sql "SELECT status, LENGTH(tx_hash) FROM x402_payments WHERE resource_url LIKE '%limit=4'")" "$(printf 'settled\t32')" \
 	"  the stranded row is settled, with the transaction found on chain"
 is "$(balance $PAYER),$(balance $PAYTO)" "950000,50000" "  one transfer for it, as the chain says"
+req GET "$REC1?limit=4" -H "PAYMENT-SIGNATURE: $(cat "$http_tmp/sig4")"
+is "$status,$(jq -r '.routedBoons | length' <<<"$body")" "200,4" \
+	"the payer's identical retry after the reconcile: 200, the paid body (limit 4)"
+is "$(b64d "$(header payment-response)" | jq -r '[.success, .transaction] | join(",")')" \
+	"true,0x$(sql "SELECT LOWER(HEX(tx_hash)) FROM x402_payments WHERE resource_url LIKE '%limit=4'")" \
+	"  with PAYMENT-RESPONSE success naming the transaction the reconcile recorded"
+is "$(balance $PAYER),$(balance $PAYTO),$(sql "SELECT CONCAT(status, ' ', reason) FROM x402_payments WHERE resource_url LIKE '%limit=4'")" \
+	"950000,50000,settled late_settled" "  nothing more charged; the row stays settled late_settled"
 rec=$("$WAYMARK_BUILD/waymark" -c "$WAYMARK_VAR/waymark.conf" payments-reconcile 0)
 like "$rec" '^payments: 0 settled from the chain' "a second run finds nothing more to settle ($rec)"
 
@@ -369,6 +382,80 @@ is "$(sql "SELECT CONCAT(status, ' ', reason, ' ', LOWER(HEX(tx_hash))) FROM x40
 	"settled late_settled ${tx7#0x}" "  the refused row whose transfer landed is settled, with its transaction"
 is "$(sql "SELECT CONCAT(status, ' ', reason) FROM x402_payments WHERE reason IN ('settle_unknown', 'expired_unsettled')")" \
 	"failed expired_unsettled" "  the unknown one past validBefore, unused on chain: failed expired_unsettled"
+
+# ---- the per-request deadline (lib/paystate.h, paystate_settle_fits): /settle
+# starts only while its whole timeout, and what may follow it, fits before
+# nginx stops waiting. No slow facilitator brings a request there (its /verify
+# takes at most its own timeout, which the budget allows for); a worker that
+# stalls does. The workers again with rpc_timeout_ms and sigcheck_timeout_ms
+# 100 and db_timeout 1 (facilitator_timeout_ms stays 3000, which /verify
+# needs on a busy machine): /settle may start until 3000 + 100 + 1000 + 4000 =
+# 8100 ms into a request. A paid read is held at its ledger reservation by a
+# table lock taken here, which a loop in the locking session sees waited on;
+# the remote pool's workers are stopped (SIGSTOP), the lock let go, and once
+# the budget has passed they go on: 503 with the deadline's message, /verify
+# but no /settle at the facilitator, nothing charged, the row released; the
+# identical request then settles.
+stop_facilitator; facilitator_start
+ok $? "a facilitator that settles again"
+budget_ms=8100
+WAYMARK_RPC_TIMEOUT_MS=100 WAYMARK_SIGCHECK_TIMEOUT_MS=100 WAYMARK_DB_TIMEOUT=1 \
+	"$top/tools/stack" workers-restart >/dev/null
+ok $? "the workers restart with short timeouts: /settle may start until $budget_ms ms into a request"
+coproc LOCKER { mariadb --defaults-file="$WAYMARK_VAR/my.cnf" -uroot -N -B --unbuffered 2>&1; }
+printf '%s\n' "LOCK TABLES x402_payments WRITE; SELECT 'locked';" >&"${LOCKER[1]}"
+read -r -t 10 line <&"${LOCKER[0]}"
+is "$line" locked "the ledger table is locked"
+paid=$(balance $PAYER)
+curl -s -X POST "http://127.0.0.1:$fport/_stats/reset" >/dev/null
+node "$tools/pay.mjs" --key $KEY1 --url "$URL$REC1?limit=8" --signature-out "$http_tmp/sig8" > "$http_tmp/res8" &
+pj=$!
+# At most 10 s for another session of this database to wait on the lock.
+cat >&"${LOCKER[1]}" <<'SQL'
+DELIMITER //
+BEGIN NOT ATOMIC
+	DECLARE n INT DEFAULT 0;
+	WHILE n < 1000 AND NOT EXISTS (SELECT 1 FROM information_schema.PROCESSLIST WHERE DB = DATABASE()
+	    AND ID <> CONNECTION_ID() AND STATE = 'Waiting for table metadata lock') DO
+		DO SLEEP(0.01);
+		SET n = n + 1;
+	END WHILE;
+	SELECT IF(n < 1000, 'waited on', 'not waited on');
+END//
+DELIMITER ;
+SQL
+read -r -t 15 line <&"${LOCKER[0]}"
+workers=$(pgrep -P "$(cat "$WAYMARK_VAR/run/workers-remote.pid")" | paste -sd' ')
+kill -STOP $workers
+is "$line" "waited on" "the paid read waits at its reservation; the remote workers are stopped ($workers)"
+printf '%s\n' "UNLOCK TABLES; SELECT 'unlocked';" >&"${LOCKER[1]}"
+read -r -t 10 line <&"${LOCKER[0]}"
+# The stall itself: no event to wait for, it is the time going by.
+sleep "$(printf '%d.%03d' $(( (budget_ms + 200) / 1000 )) $(( (budget_ms + 200) % 1000 )))"
+kill -CONT $workers
+is "$line" unlocked "  the lock is let go while they are stopped; they go on past the budget"
+exec {LOCKER[1]}>&-
+wait "$LOCKER_PID"
+wait $pj
+res=$(cat "$http_tmp/res8")
+is "$(jq -r '[.status, .body.error] | join(",")' <<<"$res")" "503,payment_unavailable" \
+	"a paid read past the per-request deadline: 503 payment_unavailable"
+like "$(jq -r .body.message <<<"$res")" 'took too long to be settled .*nothing was settled or charged. Send it again with the same payment' \
+	"  which says why, that nothing was charged, and to send it again"
+ok $(jq -e '.body | has("routedBoons")' <<<"$res" >/dev/null && echo 1 || echo 0) "  nothing was served"
+is "$(curl -s "http://127.0.0.1:$fport/_stats" | jq -r '[.calls.verify, .calls.settle] | join(",")')" 1,0 \
+	"  the facilitator verified the payment and was never asked to settle it"
+is "$(( paid - $(balance $PAYER) )),$(sql "SELECT CONCAT(status, ' ', reason) FROM x402_payments WHERE resource_url LIKE '%limit=8'")" \
+	"0,released handler_failed" "  nothing charged; the ledger row released"
+ok $(grep -q 'x402.route_recognitions: [0-9]* ms taken, too late to settle; nothing charged' "$WAYMARK_VAR"/log/*.log && echo 0 || echo 1) \
+	"  the worker logged the time taken"
+"$top/tools/stack" workers-restart >/dev/null
+ok $? "the workers restart with this file's timeouts"
+req GET "$REC1?limit=8" -H "PAYMENT-SIGNATURE: $(cat "$http_tmp/sig8")"
+is "$status,$(jq -r '.routedBoons | length' <<<"$body"),$(b64d "$(header payment-response)" | jq -r .success)" "200,4,true" \
+	"the identical request then: 200, the paid body, PAYMENT-RESPONSE success"
+is "$(( paid - $(balance $PAYER) )),$(sql "SELECT CONCAT(status, ' ', IFNULL(reason, '-')) FROM x402_payments WHERE resource_url LIKE '%limit=8'")" \
+	"10000,settled -" "  charged once; the row settled"
 
 # ---- failed payment attempts are metered per client address (lib/paymeter.h):
 # the workers again with 10 failures a minute. From 127.0.0.7: junk payments

@@ -11,7 +11,10 @@
 # the MCP and A2A lookups) searched for every note, amount, commitment and
 # salt; a stranger's unlock paid with the real x402 client, exactly
 # 1,000,000 atomic USDC to the tipper, and another with the MPP client
-# (mppx); the free signed unlocks
+# (mppx); unlocks whose settlement lands after the timeout, never lands, is
+# refused (the grant counts for nothing) or lands and is then refused by a
+# wrong facilitator (the chain tells; no note on the header; the payer reads
+# by signature); the free signed unlocks
 # (t/tools/unlock.mjs): the tipper, the linked recipient and after a relink
 # only the new wallet, an agent's owner and agent wallet; a used nonce, a
 # wrong signer and the same nonce then used by the tipper; two concurrent
@@ -117,10 +120,12 @@ pay() { # pay PATH FILE [SIGFILE]: the real x402 client as the stranger; $res, l
 
 # Anvil's public test keys: #3, #7, #8 private tippers; #5 the wallet linked to github:zara
 # (it tips x:yve publicly), #6 the wallet it is relinked to; #4 the agent's owner, #2 its later
-# agent wallet; #1 (PAYER of t/lib/x402.sh, 5 USDC) the stranger who pays to unlock.
-read -r T3 T7 T8 W5 W6 OWNER AGW STRANGER < <(node -e 'const {privateKeyToAccount} = require(process.argv[1]);
+# agent wallet; #1 (PAYER of t/lib/x402.sh, 5 USDC) the stranger who pays to unlock; #9 (P9)
+# another payer, whose settlements a wrong facilitator refuses.
+KEY9=0x2a871d0798f97d79848a013d4936a73bf4cc922c825d33c1cf7073dff6d409c6
+read -r T3 T7 T8 W5 W6 OWNER AGW STRANGER P9 < <(node -e 'const {privateKeyToAccount} = require(process.argv[1]);
 	console.log(process.argv.slice(2).map((k) => privateKeyToAccount(k).address).join(" "))' \
-	"$viem/accounts/index.js" $KEY3 $KEY7 $KEY8 $KEY5 $KEY6 $KEY4 $KEY2 $KEY1)
+	"$viem/accounts/index.js" $KEY3 $KEY7 $KEY8 $KEY5 $KEY6 $KEY4 $KEY2 $KEY1 $KEY9)
 # The secrets: each note starts with a token the searches look for; the amounts are unusual.
 NA="zqa-note alpha: thanks for the careful fix, café"; AMT_A=771234
 NB="zqb-note bravo, for x yve"; AMT_B=653421
@@ -534,6 +539,12 @@ is "$(jq -r '[.status, .body.error] | join(",")' "$pdir/resD")" "503,payment_una
 facilitator_start
 ok $? "  the facilitator is replaced (the held settlement is never sent)"
 is "$(( $(balance "$T7") - t7 ))" 0 "  nothing moved"
+is "$(sql "SELECT CONCAT(g.tip_id, ' ', p.status, ' ', p.reason) FROM private_tip_grants g JOIN x402_payments p USING (payer, auth_nonce) WHERE p.resource_url = '$URL/tips/$IDD'")" \
+	"$IDD failed settle_unknown" "  the grant of D its paid read wrote stands beside a payment of unknown outcome"
+ujobs "$(job "$IDD" $KEY1)"
+unlock_job "$IDD" 0
+err_is 403 not_authorized_to_unlock "x-$b-auth-address" \
+	"  and counts for nothing: the stranger's signature on D meanwhile is refused, 403"
 rs GET "/tips/$IDD" -H "payment-signature: $(cat "$pdir/sigD")"
 printf '%s GET /tips/%s (claimed, replayed)\n' "$status" "$IDD" >> "$seen"
 is "$status,$(jq -r '[.error, has("note")] | join(",")' <<<"$body"),$(header payment-response | base64 -d | jq -r .success)" \
@@ -543,6 +554,58 @@ ujobs "$(job "$IDD" $KEY1)"
 unlock_job "$IDD" 0
 is "$(detail)" "$(want "$IDD" "$T7" github:zara "$CD" $AMT_D null x402)" \
 	"the stranger now reads D by signature: unlockedBy x402 (D's note was never uploaded: null)"
+
+# ---- a wrong facilitator (docs/PROTOCOL.md, Private tips): P9 pays B's unlock
+# twice. First through a facilitator that refuses the settlement and moves
+# nothing: the grant its paid read wrote counts for nothing, so its
+# signature unlocks nothing. Then through one that settles and then answers
+# success false, as a facilitator that broadcast the transfer and failed
+# would: the service asks the chain, which shows the transfer, so P9 was
+# charged and is told so; learnt from the chain (whose calldata rebuilds the
+# header), that answer and the identical header again carry no note; P9
+# reads B by its own signature; a wallet that neither paid nor is a party is
+# refused.
+mint "$P9" 1000000
+pay9() { # pay9 WHAT [SIGFILE]: P9 pays B's unlock with the real x402 client; $res
+	res=$(node "$tools/pay.mjs" --key $KEY9 --url "$URL/tips/$IDB" ${2:+--signature-out "$2"})
+	printf '%s GET /tips/%s (paid, %s)\n' "$(jq -r .status <<<"$res")" "$IDB" "$1" >> "$seen"
+	printf '%s\n' "$res" >> "$held"
+}
+facilitator_start --fault settle-refused
+ok $? "the facilitator is replaced by one that refuses every settlement"
+t8=$(balance "$T8")
+pay9 "settlement refused"
+is "$(jq -r '[.status, .body.error, (.body | has("note")), .paymentResponse.success] | join(",")' <<<"$res")" \
+	"402,settlement_failed,false,false" "P9 pays B's unlock, the settlement refused: 402 settlement_failed, no note"
+is "$(( $(balance "$T8") - t8 )),$(balance "$P9")" "0,1000000" "  nothing moved"
+is "$(sql "SELECT CONCAT(g.tip_id, ' ', p.status, ' ', p.reason) FROM private_tip_grants g JOIN x402_payments p USING (payer, auth_nonce) WHERE g.payer = UNHEX('${P9#0x}')")" \
+	"$IDB failed settle:invalid_transaction_state" "  the grant its paid read wrote stands beside a refused payment"
+ujobs "$(job "$IDB" $KEY9)"
+unlock_job "$IDB" 0
+err_is 403 not_authorized_to_unlock "x-$b-auth-address" "  and counts for nothing: P9's signature on B is refused, 403"
+facilitator_start --fault settle-lands-refused
+ok $? "the facilitator is replaced by one that settles and then answers success false"
+pay9 "settled, then refused" "$pdir/sig9"
+is "$(jq -r '[.status, .body.error, (.body | has("note")), .paymentResponse.success] | join(",")' <<<"$res")" \
+	"403,read_by_signature,false,true" \
+	"P9 pays B's unlock again, settled then refused: the chain shows it, 403 read_by_signature with PAYMENT-RESPONSE success, no note"
+tx9=$(jq -r .paymentResponse.transaction <<<"$res")
+is "$(rpc eth_getTransactionReceipt "[\"$tx9\"]" | jq -r .status),$(( $(balance "$T8") - t8 )),$(balance "$P9")" "0x1,1000000,0" \
+	"  naming the transfer's transaction: 1,000,000 from P9 to B's tipper, once"
+is "$(sql "SELECT CONCAT(p.status, ' ', p.reason, ' ', LOWER(HEX(p.tx_hash))) FROM private_tip_grants g JOIN x402_payments p USING (payer, auth_nonce) WHERE g.payer = UNHEX('${P9#0x}') AND p.status = 'settled'")" \
+	"settled late_settled ${tx9#0x}" "  its row settled from the chain (late_settled), with the transaction, beside its grant"
+rs GET "/tips/$IDB" -H "payment-signature: $(cat "$pdir/sig9")"
+printf '%s GET /tips/%s (settled then refused, replayed)\n' "$status" "$IDB" >> "$seen"
+is "$status,$(jq -r '[.error, has("note")] | join(",")' <<<"$body"),$(header payment-response | base64 -d | jq -r .success),$(( $(balance "$T8") - t8 ))" \
+	"403,read_by_signature,false,true,1000000" "the identical header again: 403 read_by_signature, no note, nothing more charged"
+ujobs "$(job "$IDB" $KEY9)" "$(job "$IDB" $KEY7)"
+unlock_job "$IDB" 0
+is "$status,$(jq -r '[.unlockedBy, .amount, .note] | join(",")' <<<"$body")" "200,x402,$AMT_B,$NB" \
+	"P9 reads B by its own signature, free: the note and amount, unlockedBy x402"
+unlock_job "$IDB" 1
+err_is 403 not_authorized_to_unlock "x-$b-auth-address" "a wallet that neither paid for B nor is a party (D's tipper): 403"
+facilitator_start
+ok $? "the facilitator is back to settling"
 
 # ---- bad unlock input: each header malformed, past deadlines, a nonce of another tip, tip IDs
 past=$(( $(date +%s) - 5 ))

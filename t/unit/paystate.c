@@ -7,6 +7,8 @@
  * nothing served that was not recorded, nothing charged that is not
  * recorded); then for real, when the row says what the new state means.
  * Transitions the table lacks are refused without touching the ledger.
+ * The grant of a paid private-tip unlock (handlers/privtips.h) counts in
+ * exactly the states whose row says settled.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -18,6 +20,7 @@
 #include "db.h"
 #include "ledger.h"
 #include "paystate.h"
+#include "privtips.h"
 #include "sql.h"
 #include "tap.h"
 #include "banned.h"
@@ -277,6 +280,129 @@ late(void)
 	    "  found again: SETTLE_UNKNOWN, late");
 }
 
+/* A grant row of p (as the paid unlock's handler writes it before settlement) for tip_id on chain_id. */
+static bool
+grant_of(const struct x402_payment *p, uint64_t chain_id, uint64_t tip_id)
+{
+	char b[400];
+	struct sql q = SQL_ON(b);
+
+	sql_add(&q, "INSERT INTO private_tip_grants (payer, auth_nonce, chain_id, tip_id, created_at) "
+	    "VALUES (?, ?, ?, ?, UTC_TIMESTAMP(6))", SQL_BYTES(p->from.b, 20), SQL_BYTES(p->nonce, 32),
+	    SQL_U64(chain_id), SQL_U64(tip_id));
+	return db_exec(&db, &q) == DB_OK;
+}
+
+/* "yes" or "no": whether payer's grant of t counts on the row endpoint_id ("?" on an error). */
+static const char *
+grant_counts(const struct ptip *t, const uint8_t payer[20], const char *endpoint_id)
+{
+	bool yes = true;
+
+	if (privtips_paid_grant(&db, &cfg, endpoint_id, t, payer, &yes) != ERR_NONE)
+		return yes ? "?" : "? (and no)";
+	return yes ? "yes" : "no";
+}
+
+/*
+ * The grant of a paid private-tip unlock (handlers/privtips.h): the paid
+ * handler writes it before settlement, so it exists in every state the
+ * payment can be left in; the paying wallet may read by signature only
+ * while the payment's row is settled (by the facilitator's answer, from
+ * the chain, or after a refusal that landed), for this row and to the
+ * tip's tipper.
+ */
+static void
+grants(uint64_t tip0)
+{
+	static const enum pay_event settled[] = { PE_RESERVE, PE_VERIFIED, PE_SETTLED, PE__MAX };
+	static const enum pay_event released[] = { PE_RESERVE, PE_VERIFIED, PE_NOT_SERVED, PE__MAX };
+	static const enum pay_event late[] = { PE_RESERVE, PE_VERIFIED, PE_SETTLE_NO_ANSWER, PE_CHAIN_USED,
+		PE__MAX };
+	static const enum pay_event landed[] = { PE_RESERVE, PE_VERIFIED, PE_SETTLE_REFUSED, PE_CHAIN_USED,
+		PE__MAX };
+	static const enum pay_event voided[] = { PE_RESERVE, PE_VERIFIED, PE_SETTLE_NO_ANSWER, PE_CHAIN_VOID,
+		PE__MAX };
+	static const enum pay_event expired[] = { PE_RESERVE, PE_VERIFIED, PE_SETTLE_NO_ANSWER,
+		PE_CHAIN_EXPIRED, PE__MAX };
+	static const enum pay_event verify_refused[] = { PE_RESERVE, PE_VERIFY_REFUSED, PE__MAX };
+	static const struct {
+		const enum pay_event *path;
+		const char *row, *counts, *what;
+	} g[] = {
+		{ to_reserved, "reserved -", "no", "reserved (its request in progress)" },
+		{ to_verified, "reserved -", "no", "verified, the handler ran (when the grant is written)" },
+		{ to_unknown, "failed settle_unknown", "no", "of unknown outcome (/settle got no answer)" },
+		{ to_reclaimed, "reserved unknown_retry", "no", "of unknown outcome, claimed for one more try" },
+		{ to_reverified, "reserved unknown_retry", "no", "of unknown outcome, claimed and verified again" },
+		{ to_refused, "failed settle_refused", "no", "refused by /settle" },
+		{ verify_refused, "failed verify_refused", "no", "refused by /verify" },
+		{ released, "released handler_failed", "no", "released (not served, or too late to settle)" },
+		{ voided, "failed authorization_void", "no", "void: its nonce paid something else" },
+		{ expired, "failed expired_unsettled", "no", "expired unused" },
+		{ settled, "settled -", "yes", "settled by the facilitator's answer" },
+		{ late, "settled late_settled", "yes", "settled from the chain after no answer" },
+		{ landed, "settled late_settled", "yes", "settled from the chain after a refusal that landed" },
+	};
+	struct ptip t = { .tip_id = tip0 };
+	struct paystate m;
+	struct x402_payment p, q;
+	char row[160];
+
+	memcpy(t.tipper, rq.pay_to.b, 20);
+	for (size_t i = 0; i < sizeof(g) / sizeof(g[0]); i++) {
+		fresh(&m, &p);
+		ok(drive(&m, g[i].path) && grant_of(&p, cfg.chain_id, t.tip_id), "a paid unlock's grant, its payment %s",
+		    g[i].what);
+		is_str(row_of(&p, row), g[i].row, "  the row says %s", g[i].row);
+		is_str(grant_counts(&t, p.from.b, "test.paystate"), g[i].counts, "  the grant counts: %s",
+		    g[i].counts);
+	}
+
+	/* One grant over its payment's life: nothing until the chain shows the transfer. */
+	fresh(&m, &p);
+	ok(drive(&m, to_verified) && grant_of(&p, cfg.chain_id, t.tip_id), "a grant written before settlement");
+	ok(paystate_apply(&m, PE_SETTLE_NO_ANSWER, NULL, NULL) == PAYSTATE_OK, "  /settle gets no answer");
+	is_str(grant_counts(&t, p.from.b, "test.paystate"), "no", "  the grant does not count while the outcome is unknown");
+	ok(paystate_apply(&m, PE_CHAIN_USED, NULL, NULL) == PAYSTATE_OK, "  the chain shows the transfer");
+	is_str(grant_counts(&t, p.from.b, "test.paystate"), "yes", "  then it counts");
+
+	/* A settled payment grants its own tip to its own payer, on its own row, paid to the tipper. */
+	fresh(&m, &p);
+	ok(drive(&m, settled) && grant_of(&p, cfg.chain_id, t.tip_id), "a settled unlock of tip %llu",
+	    (unsigned long long)t.tip_id);
+	{
+		struct ptip other = t;
+
+		other.tip_id = tip0 + 1;
+		is_str(grant_counts(&other, p.from.b, "test.paystate"), "no", "  another tip: no");
+		other.tip_id = tip0;
+		memset(other.tipper, 0x33, 20);
+		is_str(grant_counts(&other, p.from.b, "test.paystate"), "no",
+		    "  a tip of another tipper (the payment paid someone else): no");
+	}
+	memcpy(q.from.b, p.from.b, 20);
+	q.from.b[19] ^= 1;
+	is_str(grant_counts(&t, q.from.b, "test.paystate"), "no", "  another wallet: no");
+	is_str(grant_counts(&t, p.from.b, "test.paystate.other"), "no", "  asked for another row: no");
+	fresh(&m, &p);
+	ok(drive(&m, settled) && grant_of(&p, cfg.chain_id + 1, t.tip_id), "a settled payment's grant on another chain");
+	is_str(grant_counts(&t, p.from.b, "test.paystate"), "no", "  does not count on this one");
+	fresh(&m, &p);
+	paystate_init(&m, &db, &p, &rq, "test.paystate.other", &bind);
+	ok(drive(&m, settled) && grant_of(&p, cfg.chain_id, t.tip_id), "a settled payment of another row, with a grant");
+	is_str(grant_counts(&t, p.from.b, "test.paystate"), "no", "  does not count on the unlock's row");
+	fresh(&m, &p);
+	ok(grant_of(&p, cfg.chain_id, t.tip_id), "a grant without a payment row");
+	is_str(grant_counts(&t, p.from.b, "test.paystate"), "no", "  counts for nothing");
+	fresh(&m, &p);
+	ok(drive(&m, settled) && grant_of(&p, cfg.chain_id, t.tip_id), "a settled grant");
+	db_fault_after(&db, 1);
+	is_str(grant_counts(&t, p.from.b, "test.paystate"), "? (and no)",
+	    "  the database fails: ERR_DATABASE_UNAVAILABLE, and no grant");
+	db_fault_after(&db, 0);
+}
+
 /* The per-request deadline: /settle starts only with its whole timeout left before nginx gives up. */
 static void
 deadline(void)
@@ -364,6 +490,7 @@ main(void)
 {
 	const char *var = getenv("WAYMARK_VAR");
 	char path[1024], err[256];
+	uint64_t tip0;
 
 	if (!ok(var != NULL, "WAYMARK_VAR names the test stack (run through tools/run-tests)"))
 		return done_testing();
@@ -383,15 +510,22 @@ main(void)
 	lookups();
 	late();
 	bindings();
+	if (getrandom(&tip0, sizeof(tip0), 0) != sizeof(tip0))
+		abort();
+	tip0 = (tip0 >> 2) | (1ULL << 62);      /* above any tip the suite indexes */
+	grants(tip0);
 	deadline();
 	pruning();
 	{
 		/* Leave the suite's ledger as it was (other tests count its rows). */
-		char b[200];
+		char b[300];
 		struct sql q = SQL_ON(b);
 
-		sql_add(&q, "DELETE FROM x402_payments WHERE endpoint_id = 'test.paystate'");
+		sql_add(&q, "DELETE FROM x402_payments WHERE endpoint_id IN ('test.paystate', 'test.paystate.other')");
 		ok(db_exec(&db, &q) == DB_OK, "the test's ledger rows are removed");
+		sql_reset(&q);
+		sql_add(&q, "DELETE FROM private_tip_grants WHERE tip_id IN (?, ?)", SQL_U64(tip0), SQL_U64(tip0 + 1));
+		ok(db_exec(&db, &q) == DB_OK, "  and its grants");
 	}
 	db_close(&db);
 	return done_testing();
