@@ -595,16 +595,20 @@ reviews_drop(struct corpus *k, bool put)
 static int
 corpus_order(struct corpus *k)
 {
-	uint32_t *order = calloc(k->n + 1, sizeof(*order));
+	/* One block: the order, then each entry's place in it (k->rank). */
+	uint32_t *order = calloc(2 * (k->n + 1), sizeof(*order));
 
 	if (order == NULL)
 		return -1;
 	k->order = order;
+	k->rank = order + k->n + 1;
 	for (size_t i = 0; i < k->n; i++)
 		k->order[i] = (uint32_t)i;
 	order_entries = k->e;
 	if (k->n > 0)
 		qsort(k->order, k->n, sizeof(*k->order), order_cmp);
+	for (size_t i = 0; i < k->n; i++)
+		k->rank[k->order[i]] = (uint32_t)i;
 	return 0;
 }
 
@@ -722,7 +726,7 @@ corpus_unshare(struct corpus *a, const struct corpus *b)
 			x->reviews = NULL;
 	}
 	if (a->order == b->order)
-		a->order = NULL;
+		a->order = a->rank = NULL;
 	if (a->sc.score == b->sc.score)
 		memset(&a->sc, 0, sizeof(a->sc));
 	memset(&a->ix, 0, sizeof(a->ix));
@@ -750,6 +754,7 @@ corpus_share(struct corpus *k, const struct corpus *cur)
 	memcpy(k->reviews_fp, cur->reviews_fp, sizeof(k->reviews_fp));
 	k->next_expiry = cur->next_expiry;
 	k->order = cur->order;
+	k->rank = cur->rank;
 	k->activity = cur->activity;
 	k->reviews_ok = cur->reviews_ok;
 	k->ix = cur->ix;

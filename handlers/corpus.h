@@ -81,6 +81,7 @@ struct corpus {
 	                             * reviews, discovery modes, active wallets) */
 	int64_t next_expiry;        /* earliest expiresAt of a loaded context; 0: none */
 	uint32_t *order;            /* entries by review evidence, then route ID (no-q order) */
+	uint32_t *rank;             /* each entry's place in order (in order's allocation) */
 	bool activity;              /* the recognition index exists and its aggregates load */
 	bool reviews_ok;            /* the reviews loaded */
 	struct cand *e;             /* sorted by route ID */

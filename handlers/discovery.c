@@ -69,8 +69,8 @@ static const char *const field_names[F__MAX] = {
 	[F_URL] = "URL", [F_TAGS] = "tags or input and output fields",
 };
 
-/* The entries hit_rank orders; per thread. */
-static _Thread_local const struct cand *rank_entries;
+/* The places in the evidence order (corpus.h, rank) hit_rank reads; per thread. */
+static _Thread_local const uint32_t *rank_of;
 
 #define hit discovery_hit
 
@@ -82,7 +82,8 @@ hit_rank(const void *a, const void *b)
 
 	if (x->score != y->score)
 		return x->score < y->score ? 1 : -1;
-	return corpus_evidence_cmp(x->doc, y->doc, rank_entries);
+	/* Review evidence, then route ID: the no-q order, one compact array. */
+	return (rank_of[x->doc] > rank_of[y->doc]) - (rank_of[x->doc] < rank_of[y->doc]);
 }
 
 int
@@ -112,7 +113,7 @@ discovery_rank(struct corpus *k, const struct search_query *sq,
 			if (keep == NULL || keep(&k->e[d], arg))
 				h[m++] = (struct hit){ .doc = d, .score = k->sc.score[d] };
 		}
-		rank_entries = k->e;
+		rank_of = k->rank;
 		qsort(h, m, sizeof(*h), hit_rank);
 	}
 	*n = m;
@@ -437,7 +438,7 @@ snapshot_locked(struct req *r, struct resp *w, struct corpus *k, const char *q, 
 		search_params_default(&prm);
 		nt = search_run(&k->ix, &prm, sq, &k->sc);
 		/* Keep the best `limit` hits in order (insertion into a short array). */
-		rank_entries = k->e;
+		rank_of = k->rank;
 		for (uint32_t i = 0; i < nt; i++) {
 			uint32_t d = k->sc.touched[i];
 			struct hit h = { .doc = d, .score = k->sc.score[d] };
