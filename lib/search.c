@@ -478,6 +478,19 @@ tid_cmp(const void *x, const void *y)
 	return strcmp(b->arena + b->term_off[*(const uint32_t *)x], b->arena + b->term_off[*(const uint32_t *)y]);
 }
 
+/* The field-weighted term frequency of posting pp under p, saturated: tf / (k1 + tf). */
+static float
+saturated(const struct search_index *ix, const struct search_params *p, const struct search_posting *pp)
+{
+	const uint16_t *fl = &ix->flen[(size_t)pp->doc * SEARCH_FIELDS];
+	float tf = 0;
+
+	for (unsigned f = 0; f < SEARCH_FIELDS; f++)
+		if (pp->tf[f])
+			tf += p->weight[f] * pp->tf[f] / (1.0f - p->b[f] + p->b[f] / ix->avglen[f] * fl[f]);
+	return tf / (p->k1 + tf);
+}
+
 int
 search_builder_finish(struct search_builder *b, struct search_index *ix)
 {
@@ -527,6 +540,15 @@ search_builder_finish(struct search_builder *b, struct search_index *ix)
 		goto out;
 	if (ix->flen == NULL && (ix->flen = calloc(SEARCH_FIELDS, sizeof(*ix->flen))) == NULL)
 		goto out;
+	if ((ix->sat = malloc((ix->npost + 1) * sizeof(*ix->sat))) == NULL)
+		goto out;
+	{
+		struct search_params p;
+
+		search_params_default(&p);
+		for (size_t i = 0; i < ix->npost; i++)
+			ix->sat[i] = saturated(ix, &p, &ix->post[i]);
+	}
 	rc = 0;
 out:
 	free(order);
@@ -545,6 +567,7 @@ search_index_release(struct search_index *ix)
 	free(ix->terms);
 	free(ix->post);
 	free(ix->flen);
+	free(ix->sat);
 	memset(ix, 0, sizeof(*ix));
 }
 
@@ -825,11 +848,16 @@ search_run(const struct search_index *ix, const struct search_params *p,
     const struct search_query *q, struct search_scratch *s)
 {
 	float norm[SEARCH_FIELDS];
+	struct search_params def;
 	uint32_t run;
+	bool fast;
 
 	s->ntouched = 0;
 	if (ix->ndocs == 0 || s->ndocs < ix->ndocs)
 		return 0;
+	/* The default parameters read the saturations computed at build. */
+	search_params_default(&def);
+	fast = ix->sat && memcmp(&def, p, sizeof(def)) == 0;
 	for (unsigned f = 0; f < SEARCH_FIELDS; f++)
 		norm[f] = p->b[f] / ix->avglen[f];
 	stamps_reserve(s, q->n + 1);
@@ -844,16 +872,24 @@ search_run(const struct search_index *ix, const struct search_params *p,
 			float idf = logf(1.0f + ((float)ix->ndocs - (float)term->df + 0.5f) /
 			    ((float)term->df + 0.5f)), w = t->exp[e].weight * idf;
 
+			const float *sat = fast ? &ix->sat[term->first] : NULL;
+
 			for (uint32_t j = 0; j < term->df; j++) {
 				uint32_t d = pp[j].doc;
-				const uint16_t *fl = &ix->flen[(size_t)d * SEARCH_FIELDS];
-				float tf = 0, v;
+				float v;
 
-				for (unsigned f = 0; f < SEARCH_FIELDS; f++)
-					if (pp[j].tf[f])
-						tf += p->weight[f] * pp[j].tf[f] /
-						    (1.0f - p->b[f] + norm[f] * fl[f]);
-				v = w * tf / (p->k1 + tf);
+				if (sat) {
+					v = w * sat[j];
+				} else {
+					const uint16_t *fl = &ix->flen[(size_t)d * SEARCH_FIELDS];
+					float tf = 0;
+
+					for (unsigned f = 0; f < SEARCH_FIELDS; f++)
+						if (pp[j].tf[f])
+							tf += p->weight[f] * pp[j].tf[f] /
+							    (1.0f - p->b[f] + norm[f] * fl[f]);
+					v = w * tf / (p->k1 + tf);
+				}
 				if (s->tseen[d] != ts) {
 					s->tseen[d] = ts;
 					s->best[d] = v;

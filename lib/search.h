@@ -81,6 +81,13 @@ struct search_index {
 	size_t npost;
 	uint16_t *flen;             /* words per document and field: [doc * SEARCH_FIELDS + f] */
 	float avglen[SEARCH_FIELDS];
+	/*
+	 * Per posting, its saturated field-weighted term frequency under the
+	 * default parameters (search_params_default), tf / (k1 + tf): what
+	 * search_run multiplies by the term's weight, so a query with those
+	 * parameters reads one float per posting.
+	 */
+	float *sat;
 };
 
 /* The field weights and length normalisations an index scores with. */
