@@ -86,6 +86,8 @@ parse(const char *q, struct search_query *sq)
 	return search_query_parse(&ix, &st, q, strlen(q), sq) == 0;
 }
 
+#define F_TEST_TITLE 0
+
 int
 main(void)
 {
@@ -176,6 +178,24 @@ main(void)
 			sc.gen = UINT32_MAX - back;
 			n = search_run(&ix, &prm, &sq, &sc);
 			ok(n == 2 && sc.score[0] == first, "two terms %u stamps before the wrap: the same scores", back);
+		}
+		/* The saturations kept at build (default parameters) score as the full computation does. */
+		{
+			struct search_params other = prm;
+			float fast0, fast6;
+
+			search_query_parse(&ix, &st, "weather forecast ", 17, &sq);
+			search_run(&ix, &prm, &sq, &sc);
+			fast0 = sc.score[0];
+			fast6 = sc.score[6];
+			other.k1 = nextafterf(prm.k1, 2.0f);    /* not the defaults: the full computation */
+			search_run(&ix, &other, &sq, &sc);
+			ok(fabsf(sc.score[0] - fast0) < 1e-4f * fast0 && fabsf(sc.score[6] - fast6) < 1e-4f * fast6,
+			    "kept saturations score as the full computation (%.6f %.6f, %.6f %.6f)", fast0, sc.score[0],
+			    fast6, sc.score[6]);
+			other.weight[F_TEST_TITLE] = 0;
+			search_run(&ix, &other, &sq, &sc);
+			ok(sc.score[0] < fast0, "other parameters are not read from the kept saturations");
 		}
 	}
 	search_scratch_release(&sc);
