@@ -11,13 +11,17 @@
 . "$(dirname "$0")/lib/http.sh"
 [ -n "$wm_builtins" ] || { echo "Bail out! $WAYMARK_BUILD/wmsh.so did not load"; exit 1; }
 U=$WAYMARK_TEST_URL
+# A body's generatedAt (discovery) is the second it was made: two requests
+# may straddle a second (a sanitizer build's slower answers did), so it is
+# left out of the comparison like Date.
+untimed() { sed -E 's/"generatedAt":"[0-9TZ:-]+"/"generatedAt":"-"/g' <<<"$1"; }
 same() { # same DESCRIPTION METHOD URL [ARGS]: builtin and curl agree
 	local d=$1; shift
 	wreq "$@"; local s1=$status b1=$body h1
 	h1=$(grep -vi '^date:' <<<"$headers")
 	wm_builtins= wreq "$@"
 	is "$s1" "$status" "$d: status $status"
-	is "$b1" "$body" "$d: body"
+	is "$(untimed "$b1")" "$(untimed "$body")" "$d: body"
 	is "$h1" "$(grep -vi '^date:' <<<"$headers")" "$d: headers"
 }
 printf '%s' '{"requests":[{"method":"GET","path":"/health","quantity":2}]}' > "$http_tmp/preview.json"
