@@ -158,20 +158,24 @@ done < <(awk -F'\t' '{ c[$2] = c[$2] " " $7 } END { for (p in c) { n = split(c[p
 ok $([ "$ipn" -gt 20 ] && echo 0 || echo 1) "the table has paths whose methods have different limited classes ($((ipn - 20)) pairs checked)"
 
 # The agent surface (rate class agent: 30 a minute, a burst of 5 here), from
-# 127.0.0.4: a burst of MCP tool calls, then of A2A messages, is cut with 429
-# and Retry-After, each in its protocol's error shape; discovery still answers.
+# 127.0.0.4: a burst of MCP tool calls of the recognition preview, then of
+# A2A preview messages (each preview reads the chain), is cut with 429 and
+# Retry-After, each in its protocol's error shape; discovery still answers.
+b=$(sed -n 's/^#define BRAND_LOWER "\(.*\)"$/\1/p' "$top/lib/brand.h")
 codes=$(burst /mcp POST --interface 127.0.0.4 -H 'Content-Type: application/json' -H 'MCP-Protocol-Version: 2025-11-25' \
-	--data-binary '{"jsonrpc":"2.0","id":1,"method":"tools/list"}')
-like "$codes" '^200:[0-9]+ 429:[0-9]+ $' "40 MCP calls at once from one address: some answered, the rest cut with 429 ($codes)"
+	--data-binary "{\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"tools/call\",\"params\":{\"name\":\"${b}_prepare_agent_recognition\",\"arguments\":{\"recipient\":\"agent:1\",\"amountUsdc\":\"1\"}}}")
+like "$codes" '^200:[0-9]+ 429:[0-9]+ $' "40 MCP preview calls at once from one address: some answered, the rest cut with 429 ($codes)"
+f=$(grep -L '^HTTP/1.1 429' "$tmp"/h* | head -n1)
+is "$(jq -r '.result | has("content")' "$tmp/b${f##*/h}")" true "  an answered one is the preview tool's result"
 f=$(grep -l '^HTTP/1.1 429' "$tmp"/h* | head -n1)
 is "$(jq -r '[.jsonrpc, (.id | tostring), .error.code, .error.data.error] | join(",")' "$tmp/b${f##*/h}")" "2.0,null,-32000,rate_limited" \
 	"  the 429 is a JSON-RPC error (code -32000, data.error rate_limited)"
 like "$(grep -i '^retry-after:' "$f" | tr -d '\r')" '^Retry-After: [0-9]+$' "  with Retry-After"
 codes=$(burst /a2a/message:send POST --interface 127.0.0.4 -H 'Content-Type: application/json' \
-	--data-binary '{"skillId":"none.such","params":{}}')
+	--data-binary "{\"skillId\":\"$b.prepare_agent_recognition\",\"params\":{\"recipient\":\"agent:1\",\"amountUsdc\":\"1\"}}")
 n429=$(sed -n 's/.*429:\([0-9]*\).*/\1/p' <<<"$codes")
 ok "$([ "${n429:-0}" -ge 38 ] && echo 0 || echo 1)" \
-	"then 40 A2A messages from that address: cut but for what the rate refilled meanwhile ($codes): the allowance is shared"
+	"then 40 A2A preview messages from that address: cut but for what the rate refilled meanwhile ($codes): the allowance is shared"
 f=$(grep -l '^HTTP/1.1 429' "$tmp"/h* | head -n1)
 is "$(jq -r '[.error.code, .error.status, .error.details[0].reason, .error.details[0].metadata.error] | join(",")' "$tmp/b${f##*/h}")" \
 	"429,RESOURCE_EXHAUSTED,RATE_LIMITED,rate_limited" "  the 429 is A2A's google.rpc.Status (RESOURCE_EXHAUSTED)"
