@@ -410,6 +410,36 @@ out:
 	return e;
 }
 
+/*
+ * select_page, then the page's items: *items (the caller's) and the match
+ * count. ERR_NONE or the error written to w (unapplied is put then).
+ */
+static enum err
+page(struct req *r, struct resp *w, const char *query, const struct filter *f, uint64_t from,
+    uint64_t limit, json_object *unapplied, json_object **items, size_t *np, size_t *matched)
+{
+	struct picked *p;
+	enum err e = select_page(r, w, query, f, from, limit, &p, np, matched);
+	enum db_rc rc;
+
+	*items = NULL;
+	if (e != ERR_NONE) {
+		json_object_put(unapplied);
+		return e;
+	}
+	*items = json_object_new_array();
+	rc = page_items(r, p, *np, *items);
+	picked_free(p, *np);
+	if (rc != DB_OK) {
+		json_object_put(*items);
+		json_object_put(unapplied);
+		*items = NULL;
+		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, "The listings cannot be read now; this is "
+		    "not an empty result.");
+	}
+	return ERR_NONE;
+}
+
 static enum err
 answer(struct resp *w, struct req *r, json_object *o)
 {
@@ -426,24 +456,15 @@ h_bazaar_resources_get(struct req *r, struct resp *w)
 	uint64_t limit = req_val(r, "limit")->u, offset = req_val(r, "offset")->u;
 	json_object *unapplied = json_object_new_array(), *o, *items, *pg;
 	struct filter f;
-	struct picked *p;
 	size_t np, matched;
 	enum err e;
 
-	if ((e = read_filters(r, w, &f, unapplied)) != ERR_NONE ||
-	    (e = select_page(r, w, NULL, &f, offset, limit, &p, &np, &matched)) != ERR_NONE) {
+	if ((e = read_filters(r, w, &f, unapplied)) != ERR_NONE) {
 		json_object_put(unapplied);
 		return e;
 	}
-	items = json_object_new_array();
-	if (page_items(r, p, np, items) != DB_OK) {
-		picked_free(p, np);
-		json_object_put(items);
-		json_object_put(unapplied);
-		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, "The listings cannot be read now; this is "
-		    "not an empty result.");
-	}
-	picked_free(p, np);
+	if ((e = page(r, w, NULL, &f, offset, limit, unapplied, &items, &np, &matched)) != ERR_NONE)
+		return e;
 	o = json_object_new_object();
 	json_object_object_add(o, "x402Version", json_object_new_int(2));
 	json_object_object_add(o, "items", items);
@@ -464,7 +485,6 @@ h_bazaar_search_get(struct req *r, struct resp *w)
 	json_object *unapplied = json_object_new_array(), *o, *items, *pg;
 	const char *parts[13];
 	struct filter f;
-	struct picked *p;
 	size_t np, matched, nparts = 0;
 	uint32_t from = 0;
 	char tag[17], ctag[17], next[BAZAAR_CURSOR_MAX];
@@ -498,19 +518,8 @@ h_bazaar_search_get(struct req *r, struct resp *w)
 			    "query or other filters.");
 		}
 	}
-	if ((e = select_page(r, w, query ? query : "", &f, from, limit, &p, &np, &matched)) != ERR_NONE) {
-		json_object_put(unapplied);
+	if ((e = page(r, w, query ? query : "", &f, from, limit, unapplied, &items, &np, &matched)) != ERR_NONE)
 		return e;
-	}
-	items = json_object_new_array();
-	if (page_items(r, p, np, items) != DB_OK) {
-		picked_free(p, np);
-		json_object_put(items);
-		json_object_put(unapplied);
-		return resp_fail(w, ERR_DATABASE_UNAVAILABLE, NULL, "The listings cannot be read now; this is "
-		    "not an empty result.");
-	}
-	picked_free(p, np);
 	o = json_object_new_object();
 	json_object_object_add(o, "x402Version", json_object_new_int(2));
 	json_object_object_add(o, "resources", items);

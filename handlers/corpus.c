@@ -636,11 +636,11 @@ load_corpus(struct db *db, struct corpus *k, long long now)
 	rc = load_rows(db, &q, true, &c, &n, &cap);
 	if (rc == DB_OK) {
 		sql_reset(&q);
-		/* One listing per route: the first by item key (load_rows keeps the first facts). */
+		/* Two listings of one route (URLs that normalize alike): merge keeps one's facts. */
 		sql_add(&q, "SELECT route_id, method, resource_url, service_name, description, "
 		    "price_usdc, DATE_FORMAT(synced_at, '%Y-%m-%dT%H:%i:%sZ'), schemes, networks, pay_tos, "
 		    "extension_keys, asset, tags_text, CONCAT_WS(' ', tags_text, fields_text) FROM catalog_resources "
-		    "WHERE route_id IS NOT NULL ORDER BY item_key");
+		    "WHERE route_id IS NOT NULL");
 		rc = load_rows(db, &q, false, &c, &n, &cap);
 	}
 	if (rc != DB_OK) {

@@ -89,12 +89,6 @@ known_usdc(const char *network)
 }
 
 /* v1 network names to CAIP-2. */
-static const char *
-caip2(const char *n)
-{
-	return catalog_network_caip2(n);
-}
-
 const char *
 catalog_network_caip2(const char *n)
 {
@@ -202,11 +196,11 @@ refuse(struct catalog_item *out, enum catalog_refusal r, char *why, size_t cap, 
 	return -1;
 }
 
-/* An EVM network: CAIP-2 eip155:<digits>, or a v1 name this catalog maps (caip2()). */
+/* An EVM network: CAIP-2 eip155:<digits>, or a v1 name this catalog maps (catalog_network_caip2()). */
 static bool
 evm_network(const char *n)
 {
-	n = caip2(n);
+	n = catalog_network_caip2(n);
 	return strncmp(n, "eip155:", 7) == 0 && all_digits(n + 7);
 }
 
@@ -367,7 +361,7 @@ served_item(json_object *item, json_object *accepts, struct catalog_item *out)
 		if ((v = json_member_string(e, "scheme", NULL)) != NULL)
 			list_add(out->schemes, sizeof(out->schemes), v, false);
 		if ((v = json_member_string(e, "network", NULL)) != NULL)
-			list_add(out->networks, sizeof(out->networks), caip2(v), false);
+			list_add(out->networks, sizeof(out->networks), catalog_network_caip2(v), false);
 		if ((v = json_member_string(e, "payTo", NULL)) != NULL)
 			list_add(out->pay_tos, sizeof(out->pay_tos), v, true);
 	}
@@ -473,7 +467,7 @@ catalog_item_parse(json_object *item, struct catalog_item *out, char *why, size_
 	for (size_t i = 0; i < n; i++) {
 		const char *net = json_member_string(json_object_array_get_idx(accepts, i), "network", NULL);
 
-		if (net && strcmp(caip2(net), "eip155:8453") == 0) {
+		if (net && strcmp(catalog_network_caip2(net), "eip155:8453") == 0) {
 			acc = json_object_array_get_idx(accepts, i);
 			break;
 		}
@@ -513,7 +507,7 @@ catalog_item_parse(json_object *item, struct catalog_item *out, char *why, size_
 			return refuse(out, CR_ASSET, why, cap, "the accepts entry's asset is not a token address");
 		if (amt == NULL)
 			amt = json_member_string(acc, "maxAmountRequired", NULL);
-		copy_bounded(net ? caip2(net) : "", out->network, sizeof(out->network));
+		copy_bounded(net ? catalog_network_caip2(net) : "", out->network, sizeof(out->network));
 		copy_bounded(json_member_string(acc, "asset", NULL), out->asset, sizeof(out->asset));
 		copy_bounded(json_member_string(acc, "payTo", NULL), out->pay_to, sizeof(out->pay_to));
 		if (amt && all_digits(amt) && strlen(amt) <= 78)

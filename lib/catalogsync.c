@@ -303,7 +303,7 @@ recover(struct db *d, uint64_t source, struct catalog_sync_result *res)
 			return db_err(res, d);
 		row = rs ? mysql_fetch_row(rs) : NULL;
 		if (row) {
-			uint64_t v[4];
+			uint64_t v[4] = { 0 };
 
 			if (db_row_u64(row, 0, "generation", &gen) != DB_OK ||
 			    db_row_text(row, 1, "status", status, sizeof(status)) != DB_OK ||
@@ -549,6 +549,7 @@ catalog_sync_forget(struct db *d, char *const urls[], size_t n, char *err, size_
 		uint64_t k = 0;
 
 		sql_reset(&q);
+		/* X'' (no key is empty) keeps the list well-formed before the first source's key. */
 		sql_add(&q, "DELETE FROM catalog_listings WHERE source_id NOT IN (SELECT source_id FROM "
 		    "catalog_sources WHERE url_key IN (X''");
 		for (size_t i = 0; i < n; i++) {
