@@ -31,9 +31,13 @@ balance() {
 	printf '%d' "$(rpc eth_call "[{\"to\":\"$USDC\",\"data\":\"0x70a08231000000000000000000000000$a\"},\"latest\"]" | tr -d '"')"
 }
 
+# It waits for the mint's receipt (once seen in a full run, a balance read
+# right after the send found nothing yet), and says so when the send failed.
 mint() {
-	local a; a=$(printf '%s' "${1#0x}" | tr 'A-F' 'a-f')
-	rpc eth_sendTransaction "[{\"from\":\"0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\",\"to\":\"$USDC\",\"data\":\"0x40c10f19000000000000000000000000$a$(printf '%064x' "$2")\"}]" >/dev/null
+	local a tx n=0; a=$(printf '%s' "${1#0x}" | tr 'A-F' 'a-f')
+	tx=$(rpc eth_sendTransaction "[{\"from\":\"0xf39Fd6e51aad88F6F4ce6aB8827279cffFb92266\",\"to\":\"$USDC\",\"data\":\"0x40c10f19000000000000000000000000$a$(printf '%064x' "$2")\"}]")
+	[ -n "$tx" ] && [ "$tx" != null ] || { echo "# mint: the node refused the send" >&2; return 1; }
+	until [ "$(rpc eth_getTransactionReceipt "[$tx]")" != null ] || [ $n -ge 500 ]; do n=$((n + 1)); sleep 0.02; done
 }
 
 paid_stack() {
